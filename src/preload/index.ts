@@ -1,0 +1,20 @@
+/**
+ * The preload: exposes `window.agentDesk`, a typed function per channel of the ONE IPC table.
+ * No generic "invoke anything": the channel list is fixed here at build time and main checks it again.
+ */
+import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron'
+import { CHANNELS, EVENT_NAMES, buildDeskApi, wireChannel, wireEvent, type Channel, type EventName } from '../shared/ipc'
+
+const api = buildDeskApi(
+  CHANNELS,
+  EVENT_NAMES,
+  (channel, input) => ipcRenderer.invoke(wireChannel(channel as Channel), input),
+  (event, listener) => {
+    const wrapped = (_e: IpcRendererEvent, payload: unknown) => listener(payload)
+    const wire = wireEvent(event as EventName)
+    ipcRenderer.on(wire, wrapped)
+    return () => ipcRenderer.removeListener(wire, wrapped)
+  }
+)
+
+contextBridge.exposeInMainWorld('agentDesk', api)

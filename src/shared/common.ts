@@ -1,0 +1,105 @@
+/**
+ * Building blocks shared by every resource module: ids, timestamps, enums, the envelope,
+ * and the helper that turns a strict object schema into the tolerant flavour the client uses.
+ * This folder is the contract only: no Node, Electron or DOM imports.
+ */
+import { z } from 'zod'
+
+/** Opaque identifier. The client never parses its shape; a number from an odd server becomes a string. */
+export const Id = z.union([z.string().min(1), z.number()]).transform((v) => String(v))
+export const StrictId = z.string().min(1)
+
+/** `YYYY-MM-DDThh:mm:ss.ffffff+00:00`, exactly as the service emits it. */
+export const TIMESTAMP_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/
+export const StrictTimestamp = z.string().regex(TIMESTAMP_RE, 'Expected YYYY-MM-DDThh:mm:ss.ffffff+00:00')
+
+/** Formats a Date the way the service contract requires (six fractional digits, +00:00). */
+export function formatTimestamp(date: Date, micros = 0): string {
+  const iso = date.toISOString() // 2024-01-02T03:04:05.678Z
+  const ms = iso.slice(20, 23)
+  const frac = ms + String(Math.max(0, Math.min(999, micros))).padStart(3, '0')
+  return `${iso.slice(0, 19)}.${frac}+00:00`
+}
+
+export const DOCUMENT_TYPES = ['TXT', 'PDF', 'VIDEO', 'CSV', 'URL'] as const
+export const AGENT_TYPES = ['CHATVENDOR', 'REACT'] as const
+export const TOOL_TYPES = ['SEARCH', 'MATHENGINE_ALPHA', 'MODELHOST', 'AUTOMATION_NLA', 'AGENT', 'OPENAPI'] as const
+
+export const DocumentType = z.enum(DOCUMENT_TYPES)
+export const AgentType = z.enum(AGENT_TYPES)
+export const ToolType = z.enum(TOOL_TYPES)
+export type DocumentType = z.infer<typeof DocumentType>
+export type AgentType = z.infer<typeof AgentType>
+export type ToolType = z.infer<typeof ToolType>
+
+/** A JSON object (not an array, not null). */
+export const JsonObject = z.record(z.string(), z.unknown())
+export type JsonObject = z.infer<typeof JsonObject>
+
+/** An embedded object that may be empty (`{}`). */
+export const Embedded = z.looseObject({})
+
+/**
+ * Tolerant flavour of an object shape: every field optional, a field of an unexpected shape
+ * (or null) becomes `undefined` instead of failing, and unknown fields are kept.
+ * `id` stays required: it is the one thing the client cannot do without.
+ */
+type TolerantShape<T extends z.ZodRawShape> = {
+  [K in keyof T]: z.ZodCatch<z.ZodOptional<T[K]>>
+}
+export function tolerantObject<T extends z.ZodRawShape>(shape: T) {
+  const out: Record<string, z.ZodType> = {}
+  for (const [key, schema] of Object.entries(shape)) {
+    out[key] = (schema as z.ZodType).optional().catch(undefined)
+  }
+  return z.looseObject({ id: Id, ...(out as TolerantShape<T>) })
+}
+
+/** An enum value as a client shows it: a known value, or whatever string an odd server sent. */
+export const LooseEnumString = z.string()
+
+// ---------------------------------------------------------------------------------------------
+// Envelope and error body
+// ---------------------------------------------------------------------------------------------
+
+export const ErrorCode = z.enum([
+  'bad_request',
+  'validation_failed',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'method_not_allowed',
+  'conflict',
+  'payload_too_large',
+  'unsupported_media_type',
+  'rate_limited',
+  'internal'
+])
+export type ErrorCode = z.infer<typeof ErrorCode>
+
+export const FieldIssue = z.object({ field: z.string(), message: z.string() })
+export type FieldIssue = z.infer<typeof FieldIssue>
+
+export const ErrorBody = z.object({
+  code: z.string(),
+  message: z.string(),
+  details: z.array(FieldIssue).optional()
+})
+export type ErrorBody = z.infer<typeof ErrorBody>
+
+/** Our service's failure envelope. */
+export const ErrorEnvelope = z.object({ success: z.literal(false), data: z.null(), error: ErrorBody })
+export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>
+
+/** Success envelope around a data schema. */
+export function envelope<T extends z.ZodType>(data: T) {
+  return z.object({ success: z.literal(true), data })
+}
+/** The envelope as any server may send it: `success` plus `data`, extra keys allowed. */
+export const LooseEnvelope = z.looseObject({ success: z.boolean(), data: z.unknown() })
+
+/** Query options for list operations (local service: newest first, optional skip/take). */
+export const ListQuery = z.object({
+  skip: z.coerce.number().int().min(0).optional(),
+  take: z.coerce.number().int().min(1).max(10_000).optional()
+})

@@ -1,0 +1,281 @@
+/**
+ * The IPC contract: ONE table, channel → input schema → result type.
+ * Electron's ipcMain registration, the preload bridge and the e2e web harness all iterate it.
+ */
+import { z } from 'zod'
+import type { AppErrorData } from './errors'
+import { StrictId } from './common'
+import { SignInRequest, SignUpRequest } from './auth'
+import { Agent, AgentCreate, AgentUpdate } from './agent'
+import { Document, DocumentCreate, DocumentUpdate } from './document'
+import { Tool, ToolCreate, ToolUpdate } from './tool'
+import { Prompt, PromptCreate, PromptUpdate } from './prompt'
+import { Tag, TagUpdate, TagColor, TagName } from './tag'
+import { type ApiTokenView, ApiTokenCreate } from './apiToken'
+import { AgentDocument, AgentDocumentCreate, AgentTool, AgentToolCreate } from './links'
+import type { ApiToken } from './apiToken'
+
+// ----------------------------------------------------------------------------------------------
+// Result types
+// ----------------------------------------------------------------------------------------------
+
+export interface Profile {
+  id: string
+  name: string
+  baseUrl: string
+  kind: 'local' | 'remote'
+}
+
+export interface SessionUser {
+  id: string
+  email: string
+  name: string
+}
+
+export interface Connectivity {
+  online: boolean
+  /** When data was last fetched from the server for this profile and user. */
+  lastSyncedAt: string | null
+  lastError?: string
+}
+
+export interface SessionState {
+  status: 'signedOut' | 'signedIn'
+  profile: Profile | null
+  user: SessionUser | null
+  authMethod: 'password' | 'apiToken' | null
+  /** Where the session token is kept: the OS keychain, or (no Secret Service) memory for this run only. */
+  keychain: 'os' | 'memory'
+  keychainMessage?: string
+  connectivity: Connectivity
+  /** Why the last session ended, e.g. the server rejected the credential. */
+  endedReason?: string
+}
+
+/** A read answered from the network, or from the cache when the server cannot be reached. */
+export interface Read<T> {
+  data: T
+  source: 'network' | 'cache'
+  syncedAt: string | null
+  offline: boolean
+  /** True when the server cannot list this resource and the list is the profile's local catalogue. */
+  catalogue?: boolean
+}
+
+/** A change applied now, or queued in the outbox because the server cannot be reached. */
+export type Write<T> =
+  | { status: 'done'; data: T }
+  | { status: 'queued'; data: T; outboxId: string }
+
+export type OutboxStatus = 'pending' | 'replaying' | 'failed'
+export interface OutboxEntry {
+  id: string
+  seq: number
+  channel: string
+  /** What the user sees: "Rename document “Q3 report”". */
+  label: string
+  input: unknown
+  createdAt: string
+  status: OutboxStatus
+  error?: AppErrorData
+  attempts: number
+}
+
+export type Capability = 'offered' | 'not_offered' | 'unknown'
+export type Capabilities = Record<string, Capability>
+
+export interface AppInfo {
+  version: string
+  platform: string
+  mode: 'electron' | 'harness'
+}
+
+export type Unlink = { ok: true }
+
+// ----------------------------------------------------------------------------------------------
+// Inputs
+// ----------------------------------------------------------------------------------------------
+
+const Empty = z.object({}).strict().optional()
+const ById = z.object({ id: StrictId })
+const ListInput = z.object({ cacheOnly: z.boolean().optional() }).strict().optional()
+const GetInput = z.object({ id: StrictId, cacheOnly: z.boolean().optional() })
+const ProfileInput = z.object({
+  id: StrictId.optional(),
+  name: z.string().trim().min(1, 'Enter a name').max(100),
+  baseUrl: z
+    .string()
+    .trim()
+    .refine((v) => {
+      try {
+        const u = new URL(v)
+        return u.protocol === 'http:' || u.protocol === 'https:'
+      } catch {
+        return false
+      }
+    }, 'Enter the server address, e.g. https://ams.example.com')
+})
+
+function op<R>() {
+  return <I extends z.ZodType>(input: I) => ({ input, result: undefined as unknown as R })
+}
+
+export const ipcContract = {
+  'app.info': op<AppInfo>()(Empty),
+  'app.openExternal': op<{ opened: boolean }>()(z.object({ url: z.string().max(4096) })),
+
+  'profiles.list': op<Profile[]>()(Empty),
+  'profiles.save': op<Profile>()(ProfileInput),
+  'profiles.remove': op<{ ok: true }>()(ById),
+
+  'session.get': op<SessionState>()(Empty),
+  'session.startLocal': op<SessionState>()(Empty),
+  'session.signIn': op<SessionState>()(SignInRequest.extend({ profileId: StrictId })),
+  'session.signInWithToken': op<SessionState>()(
+    z.object({ profileId: StrictId, token: z.string().trim().min(1, 'Paste an API token').max(4096) })
+  ),
+  'session.signUp': op<SessionState>()(SignUpRequest.extend({ profileId: StrictId })),
+  'session.signOut': op<SessionState>()(z.object({ clearCache: z.boolean() })),
+  'session.reconnect': op<Connectivity>()(Empty),
+  'capabilities.get': op<Capabilities>()(Empty),
+
+  'agents.list': op<Read<Agent[]>>()(ListInput),
+  'agents.get': op<Read<Agent>>()(GetInput),
+  'agents.create': op<Write<Agent>>()(AgentCreate),
+  'agents.update': op<Write<Agent>>()(z.object({ id: StrictId, patch: AgentUpdate })),
+  'agents.delete': op<Write<null>>()(ById),
+
+  'documents.list': op<Read<Document[]>>()(ListInput),
+  'documents.get': op<Read<Document>>()(GetInput),
+  'documents.create': op<Write<Document>>()(DocumentCreate),
+  'documents.rename': op<Write<Document>>()(z.object({ id: StrictId, patch: DocumentUpdate })),
+  'documents.delete': op<Write<null>>()(ById),
+
+  'tools.list': op<Read<Tool[]>>()(ListInput),
+  'tools.get': op<Read<Tool>>()(GetInput),
+  'tools.create': op<Write<Tool>>()(ToolCreate),
+  'tools.update': op<Write<Tool>>()(z.object({ id: StrictId, patch: ToolUpdate })),
+  'tools.delete': op<Write<null>>()(ById),
+
+  'prompts.list': op<Read<Prompt[]>>()(ListInput),
+  'prompts.get': op<Read<Prompt>>()(GetInput),
+  'prompts.create': op<Write<Prompt>>()(PromptCreate),
+  'prompts.update': op<Write<Prompt>>()(z.object({ id: StrictId, patch: PromptUpdate })),
+  'prompts.delete': op<Write<null>>()(ById),
+
+  'tags.list': op<Read<Tag[]>>()(ListInput),
+  'tags.get': op<Read<Tag>>()(GetInput),
+  // userId is filled in by the main process from the session.
+  'tags.create': op<Write<Tag>>()(z.object({ name: TagName, color: TagColor })),
+  'tags.update': op<Write<Tag>>()(z.object({ id: StrictId, patch: TagUpdate })),
+  'tags.delete': op<Write<null>>()(ById),
+
+  'apiTokens.list': op<Read<ApiTokenView[]>>()(ListInput),
+  'apiTokens.get': op<Read<ApiTokenView>>()(GetInput),
+  /** The one answer that carries a token value: the user just made it and will copy it. */
+  'apiTokens.create': op<Write<ApiToken>>()(ApiTokenCreate),
+  'apiTokens.reveal': op<{ token: string }>()(ById),
+  'apiTokens.delete': op<Write<null>>()(ById),
+
+  'agentDocuments.list': op<Read<AgentDocument[]>>()(z.object({ agentId: StrictId.optional(), cacheOnly: z.boolean().optional() }).optional()),
+  'agentDocuments.get': op<Read<AgentDocument>>()(GetInput),
+  'agentDocuments.create': op<Write<AgentDocument>>()(AgentDocumentCreate),
+  'agentDocuments.delete': op<Write<null>>()(ById),
+
+  'agentTools.list': op<Read<AgentTool[]>>()(z.object({ agentId: StrictId.optional(), cacheOnly: z.boolean().optional() }).optional()),
+  'agentTools.create': op<Write<AgentTool>>()(AgentToolCreate),
+  'agentTools.delete': op<Write<null>>()(ById),
+
+  'outbox.list': op<OutboxEntry[]>()(Empty),
+  'outbox.retry': op<OutboxEntry[]>()(ById),
+  'outbox.discard': op<OutboxEntry[]>()(ById)
+} as const
+
+export type IpcContract = typeof ipcContract
+export type Channel = keyof IpcContract
+export type ChannelInput<C extends Channel> = z.input<IpcContract[C]['input']>
+export type ChannelParsedInput<C extends Channel> = z.output<IpcContract[C]['input']>
+export type ChannelResult<C extends Channel> = IpcContract[C]['result']
+export const CHANNELS = Object.keys(ipcContract) as Channel[]
+
+/** What crosses the wire for every invoke: errors are data, so their kind and fields survive IPC. */
+export type IpcReply<T> = { ok: true; value: T } | { ok: false; error: AppErrorData }
+
+/** IPC channel name on the wire (namespaced so nothing else can collide). */
+export const wireChannel = (c: Channel) => `agent-desk:${c}`
+
+// ----------------------------------------------------------------------------------------------
+// Main → renderer events: the second small table.
+// ----------------------------------------------------------------------------------------------
+export interface IpcEvents {
+  'session.changed': SessionState
+  'connectivity.changed': Connectivity
+  'outbox.changed': OutboxEntry[]
+  /** A resource changed in main (outbox replay, revalidation): stores refetch it. */
+  'data.changed': { resource: string }
+}
+export type EventName = keyof IpcEvents
+export const EVENT_NAMES: EventName[] = ['session.changed', 'connectivity.changed', 'outbox.changed', 'data.changed']
+export const wireEvent = (e: EventName) => `agent-desk-event:${e}`
+
+// ----------------------------------------------------------------------------------------------
+// The typed API the preload exposes as `window.agentDesk` (and the harness installs the same way).
+// `agents.list` becomes `agentDesk.agents.list(input)`.
+// ----------------------------------------------------------------------------------------------
+type Namespaces = Channel extends `${infer N}.${string}` ? N : never
+type OpsOf<N extends string> = Channel extends infer C ? (C extends `${N}.${infer O}` ? O : never) : never
+type ChannelFn<C> = C extends Channel
+  ? undefined extends ChannelInput<C>
+    ? (input?: ChannelInput<C>) => Promise<ChannelResult<C>>
+    : (input: ChannelInput<C>) => Promise<ChannelResult<C>>
+  : never
+export type DeskApi = {
+  [N in Namespaces]: { [O in OpsOf<N>]: ChannelFn<`${N}.${O}`> }
+} & {
+  on<E extends EventName>(event: E, listener: (payload: IpcEvents[E]) => void): () => void
+}
+
+/**
+ * Builds the DeskApi from the channel whitelist and two transport functions. Used by the preload
+ * (ipcRenderer) and by the web harness (its bridge). Self-contained on purpose: the harness
+ * injects it into the page as source text, so it must not close over imports.
+ */
+export function buildDeskApi(
+  channels: readonly string[],
+  events: readonly string[],
+  invoke: (channel: string, input: unknown) => Promise<unknown>,
+  subscribe: (event: string, listener: (payload: unknown) => void) => () => void
+): unknown {
+  const api: Record<string, unknown> = {}
+  for (const channel of channels) {
+    const dot = channel.indexOf('.')
+    const ns = channel.slice(0, dot)
+    const name = channel.slice(dot + 1)
+    const group = (api[ns] ??= {}) as Record<string, unknown>
+    group[name] = async (input?: unknown) => {
+      const reply = (await invoke(channel, input)) as
+        | { ok: true; value: unknown }
+        | { ok: false; error: { kind: string; message: string } }
+      if (reply.ok) return reply.value
+      const err = new Error(reply.error.message) as Error & Record<string, unknown>
+      err.name = 'AppError'
+      Object.assign(err, reply.error)
+      throw err
+    }
+  }
+  api.on = (event: string, listener: (payload: unknown) => void) => {
+    if (!events.includes(event)) throw new Error(`Unknown event ${event}`)
+    return subscribe(event, listener)
+  }
+  return api
+}
+
+declare global {
+  interface Window {
+    agentDesk: DeskApi
+  }
+}
+
+/** Convenience for tool/agent ids that may not exist on an agent-tool link. */
+export const agentToolKey = (l: { agentId?: string | undefined; toolId?: string | undefined }) =>
+  `${l.agentId ?? ''}:${l.toolId ?? ''}`
