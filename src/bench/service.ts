@@ -1,0 +1,287 @@
+/**
+ * Benchmark of the embedded service against a bare node:http server (`npm run bench:service`).
+ *
+ * The servers run in a child process (the service in a temp data dir, plus a bare server that
+ * answers a fixed JSON body); this process drives 50 keep-alive connections over loopback, so
+ * client and server do not share an event loop. Each scenario is bounded by a request count
+ * and a time limit. Prints requests/s, p50 and p99 and the ratio service/bare.
+ */
+import { fork } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { Agent, createServer, request } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { startService } from '../service/index'
+import { printRows, type BenchRow } from './types'
+
+export interface ServiceBenchOptions {
+  /** Requests per scenario (after warm-up). Default 20,000. */
+  requests?: number
+  /** Time limit per scenario in seconds. Default 8. */
+  seconds?: number
+  /** Concurrent keep-alive connections. Default 50. */
+  concurrency?: number
+}
+
+interface ChildReady {
+  serviceUrl: string
+  bareUrl: string
+}
+
+const CHILD_FLAG = '--bench-service-child'
+
+/** Child process: the service and the bare server, until the parent disconnects. */
+async function runChild() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'agent-desk-bench-'))
+  const service = await startService({ dataDir, port: 0, logger: () => {} })
+  const fixed = JSON.stringify({
+    success: true,
+    data: { id: 'bench', name: 'Bare', type: 'REACT', llm: { provider: 'p', model: 'm' }, tags: [] }
+  })
+  const bare = createServer((req, res) => {
+    req.resume()
+    res.writeHead(200, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(fixed)
+    })
+    res.end(fixed)
+  })
+  bare.keepAliveTimeout = 30_000
+  await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve))
+  const ready: ChildReady = {
+    serviceUrl: service.url,
+    bareUrl: `http://127.0.0.1:${(bare.address() as AddressInfo).port}`
+  }
+  process.send?.(ready)
+  const stop = async () => {
+    bare.closeAllConnections()
+    bare.close()
+    await service.close()
+    rmSync(dataDir, { recursive: true, force: true })
+    process.exit(0)
+  }
+  process.on('disconnect', () => void stop())
+  process.on('SIGTERM', () => void stop())
+}
+
+interface Result {
+  count: number
+  seconds: number
+  rps: number
+  p50: number
+  p99: number
+  errors: number
+}
+
+interface Target {
+  url: URL
+  method: string
+  headers: Record<string, string>
+  body?: string
+}
+
+function once(agent: Agent, t: Target): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        agent,
+        host: t.url.hostname,
+        port: t.url.port,
+        path: t.url.pathname + t.url.search,
+        method: t.method,
+        headers: t.headers
+      },
+      (res) => {
+        res.on('data', () => {})
+        res.on('end', () => resolve(res.statusCode ?? 0))
+        res.on('error', reject)
+      }
+    )
+    req.on('error', reject)
+    req.end(t.body)
+  })
+}
+
+async function drive(t: Target, requests: number, seconds: number, concurrency: number): Promise<Result> {
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency })
+  try {
+    // Warm-up: open the connections and let the JIT settle.
+    let warm = Math.min(2000, Math.ceil(requests / 10))
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (warm-- > 0) await once(agent, t)
+      })
+    )
+    const latencies = new Float64Array(requests)
+    let issued = 0
+    let done = 0
+    let errors = 0
+    const start = performance.now()
+    const deadline = start + seconds * 1000
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (issued < requests && performance.now() < deadline) {
+          issued++
+          const t0 = performance.now()
+          const status = await once(agent, t)
+          latencies[done++] = performance.now() - t0
+          if (status < 200 || status >= 300) errors++
+        }
+      })
+    )
+    const elapsed = (performance.now() - start) / 1000
+    const sorted = latencies.slice(0, done).sort()
+    const pct = (p: number) => sorted[Math.min(done - 1, Math.floor((done * p) / 100))] ?? 0
+    return { count: done, seconds: elapsed, rps: done / elapsed, p50: pct(50), p99: pct(99), errors }
+  } finally {
+    agent.destroy()
+  }
+}
+
+async function json(method: string, url: string, body?: unknown, token?: string): Promise<unknown> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' }
+  if (token) headers.Authorization = `Bearer ${token}`
+  const res = await fetch(url, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body)
+  })
+  const parsed = (await res.json()) as { success?: boolean; data?: unknown }
+  if (!res.ok || parsed.success !== true) throw new Error(`${method} ${url} failed: ${res.status}`)
+  return parsed.data
+}
+
+/** Runs the benchmark and returns the figures (servers in a child process, torn down after). */
+export async function runServiceBench(opts: ServiceBenchOptions = {}): Promise<BenchRow[]> {
+  const requests = opts.requests ?? 20_000
+  const seconds = opts.seconds ?? 8
+  const concurrency = opts.concurrency ?? 50
+  const child = fork(fileURLToPath(import.meta.url), [CHILD_FLAG], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc']
+  })
+  try {
+    const ready = await new Promise<ChildReady>((resolve, reject) => {
+      child.once('message', (m) => resolve(m as ChildReady))
+      child.once('exit', (code) => reject(new Error(`bench server exited early (${code})`)))
+    })
+    const api = `${ready.serviceUrl}/api/v1`
+    const session = (await json('POST', `${api}/auth/sign-up`, {
+      email: 'bench@example.com',
+      password: 'bench-password',
+      name: 'Bench'
+    })) as { token: string; user: { id: string } }
+    const token = session.token
+    const tagIds: string[] = []
+    for (const [name, color] of [
+      ['fast', '#0E8A16'],
+      ['bench', '#abc']
+    ]) {
+      const tag = (await json('POST', `${api}/tags`, { name, color, userId: session.user.id }, token)) as {
+        id: string
+      }
+      tagIds.push(tag.id)
+    }
+    const agentBody = {
+      name: 'Bench agent',
+      type: 'REACT',
+      llm: { provider: 'openai', model: 'gpt-4o' },
+      hasMemory: true,
+      tags: tagIds
+    }
+    const agent = (await json('POST', `${api}/agents`, agentBody, token)) as { id: string }
+    const auth = { Authorization: `Bearer ${token}` }
+
+    const bare = await drive(
+      { url: new URL(`${ready.bareUrl}/`), method: 'GET', headers: {} },
+      requests,
+      seconds,
+      concurrency
+    )
+    const get = await drive(
+      { url: new URL(`${api}/agents/${agent.id}`), method: 'GET', headers: auth },
+      requests,
+      seconds,
+      concurrency
+    )
+    const postBody = JSON.stringify(agentBody)
+    const post = await drive(
+      {
+        url: new URL(`${api}/agents`),
+        method: 'POST',
+        headers: {
+          ...auth,
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(postBody))
+        },
+        body: postBody
+      },
+      Math.ceil(requests / 2),
+      seconds,
+      concurrency
+    )
+
+    // A long list: everything POST created (at least 10,000 agents).
+    let total = (await json('GET', `${api}/agents`, undefined, token)) as unknown[]
+    while (total.length < 10_000) {
+      await Promise.all(Array.from({ length: 50 }, () => json('POST', `${api}/agents`, agentBody, token)))
+      total = (await json('GET', `${api}/agents`, undefined, token)) as unknown[]
+    }
+    const listBytes = Buffer.byteLength(JSON.stringify({ success: true, data: total }))
+    // Time to the last byte (the client does not parse the body, so this is the service's time).
+    const listAgent = new Agent({ keepAlive: true, maxSockets: 1 })
+    const listTarget: Target = { url: new URL(`${api}/agents`), method: 'GET', headers: auth }
+    const listTimes: number[] = []
+    for (let i = 0; i < 5; i++) {
+      const t0 = performance.now()
+      const status = await once(listAgent, listTarget)
+      if (status !== 200) throw new Error(`GET /agents answered ${status}`)
+      listTimes.push(performance.now() - t0)
+    }
+    listAgent.destroy()
+    listTimes.sort((a, b) => a - b)
+
+    const rows: BenchRow[] = []
+    const add = (label: string, r: Result, ref?: Result) => {
+      rows.push({
+        name: `${label} throughput`,
+        value: r.rps,
+        unit: 'req/s',
+        ...(ref ? { reference: ref.rps, ratio: r.rps / ref.rps } : {}),
+        note: `${r.count} requests in ${r.seconds.toFixed(1)} s, ${concurrency} connections${r.errors ? `, ${r.errors} non-2xx` : ''}`
+      })
+      rows.push({ name: `${label} p50 latency`, value: r.p50, unit: 'ms' })
+      rows.push({ name: `${label} p99 latency`, value: r.p99, unit: 'ms' })
+    }
+    add('bare node:http GET (fixed JSON)', bare)
+    add('service GET /agents/{id} (authenticated)', get, bare)
+    add('service POST /agents (authenticated)', post, bare)
+    rows.push({
+      name: `service GET /agents with ${total.length} agents (median of 5)`,
+      value: listTimes[2] ?? 0,
+      unit: 'ms',
+      note: `${(listBytes / 1e6).toFixed(1)} MB response, time to last byte`
+    })
+    return rows
+  } finally {
+    child.disconnect()
+    await new Promise<void>((resolve) => {
+      if (child.exitCode !== null) resolve()
+      else child.once('exit', () => resolve())
+    })
+  }
+}
+
+const isMain = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]
+if (process.argv.includes(CHILD_FLAG)) {
+  void runChild()
+} else if (isMain) {
+  runServiceBench()
+    .then((rows) => printRows('Embedded service vs bare node:http (loopback, keep-alive)', rows))
+    .catch((e: unknown) => {
+      console.error(e)
+      process.exit(1)
+    })
+}

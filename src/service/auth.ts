@@ -1,0 +1,138 @@
+/**
+ * Credentials for the embedded service: scrypt password hashes, HMAC-signed expiring session
+ * tokens, and random API token values.
+ */
+import { createHmac, randomBytes, scrypt, timingSafeEqual } from 'node:crypto'
+
+const SCRYPT_R = 8
+const SCRYPT_P = 1
+const KEY_LEN = 32
+export const DEFAULT_SCRYPT_COST = 16384
+
+function scryptAsync(password: string, salt: Buffer, n: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    scrypt(
+      password,
+      salt,
+      KEY_LEN,
+      { N: n, r: SCRYPT_R, p: SCRYPT_P, maxmem: 256 * n * SCRYPT_R + 1024 * 1024 },
+      (err, key) => (err ? reject(err) : resolve(key))
+    )
+  })
+}
+
+/** `scrypt$N$r$p$salt$hash` (base64url parts). */
+export async function hashPassword(password: string, cost: number): Promise<string> {
+  const salt = randomBytes(16)
+  const key = await scryptAsync(password, salt, cost)
+  return `scrypt$${cost}$${SCRYPT_R}$${SCRYPT_P}$${salt.toString('base64url')}$${key.toString('base64url')}`
+}
+
+/** A stored hash that no password matches (Local workspace users never sign in with a password). */
+export const UNUSABLE_PASSWORD = '!unusable'
+
+/**
+ * Checks a password against a stored hash. Always spends one scrypt computation, also for an
+ * unknown user or an unusable hash, so timing does not reveal which e-mails exist.
+ */
+export async function verifyPassword(
+  password: string,
+  stored: string | null,
+  cost: number
+): Promise<boolean> {
+  const parts = stored?.split('$') ?? []
+  if (parts.length !== 6 || parts[0] !== 'scrypt') {
+    await scryptAsync(password, randomBytes(16), cost)
+    return false
+  }
+  const n = Number(parts[1])
+  const salt = Buffer.from(parts[4] as string, 'base64url')
+  const expected = Buffer.from(parts[5] as string, 'base64url')
+  if (!Number.isInteger(n) || n < 2 || expected.length !== KEY_LEN) return false
+  const actual = await scryptAsync(password, salt, n)
+  return timingSafeEqual(actual, expected)
+}
+
+export function newSecret(): string {
+  return randomBytes(32).toString('base64url')
+}
+
+export function newApiTokenValue(): string {
+  return randomBytes(32).toString('base64url')
+}
+
+export interface SessionClaims {
+  sub: string
+  exp: number // seconds since epoch
+}
+
+/**
+ * Session tokens: `s1.<base64url(json claims)>.<base64url(hmac-sha256)>`. API token values never
+ * contain a dot, so the two kinds are told apart by shape.
+ */
+export class SessionSigner {
+  private readonly key: Buffer
+  private readonly cache = new Map<string, SessionClaims>()
+  private readonly cacheMax = 2048
+
+  constructor(
+    secret: string,
+    private readonly ttlSeconds: number
+  ) {
+    this.key = Buffer.from(secret, 'base64url')
+  }
+
+  issue(userId: string, nowMs = Date.now()): string {
+    const claims: SessionClaims & { iat: number; jti: string } = {
+      sub: userId,
+      iat: Math.floor(nowMs / 1000),
+      exp: Math.floor(nowMs / 1000) + this.ttlSeconds,
+      jti: randomBytes(6).toString('base64url')
+    }
+    const body = `s1.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`
+    const sig = createHmac('sha256', this.key).update(body).digest('base64url')
+    return `${body}.${sig}`
+  }
+
+  static looksLikeSession(token: string): boolean {
+    return token.startsWith('s1.')
+  }
+
+  /** The claims of a valid, unexpired token, or null. Verified tokens are kept in a small LRU. */
+  verify(token: string, nowMs = Date.now()): SessionClaims | null {
+    let claims = this.cache.get(token)
+    if (claims === undefined) {
+      claims = this.verifySignature(token) ?? undefined
+      if (claims === undefined) return null
+      if (this.cache.size >= this.cacheMax) {
+        const oldest = this.cache.keys().next()
+        if (!oldest.done) this.cache.delete(oldest.value)
+      }
+      this.cache.set(token, claims)
+    }
+    if (claims.exp * 1000 <= nowMs) {
+      this.cache.delete(token)
+      return null
+    }
+    return claims
+  }
+
+  private verifySignature(token: string): SessionClaims | null {
+    if (token.length > 2048) return null
+    const dot = token.lastIndexOf('.')
+    if (dot <= 3 || !token.startsWith('s1.')) return null
+    const body = token.slice(0, dot)
+    const sig = Buffer.from(token.slice(dot + 1), 'base64url')
+    const expected = createHmac('sha256', this.key).update(body).digest()
+    if (sig.length !== expected.length || !timingSafeEqual(sig, expected)) return null
+    try {
+      const parsed: unknown = JSON.parse(Buffer.from(body.slice(3), 'base64url').toString('utf8'))
+      if (typeof parsed !== 'object' || parsed === null) return null
+      const { sub, exp } = parsed as Record<string, unknown>
+      if (typeof sub !== 'string' || typeof exp !== 'number') return null
+      return { sub, exp }
+    } catch {
+      return null
+    }
+  }
+}

@@ -1,0 +1,234 @@
+/**
+ * The HTTP plumbing of the embedded service: error type, envelopes, body reading and routing.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { z } from 'zod'
+import { issuesToFields, type ErrorCode, type FieldIssue } from '../shared'
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: FieldIssue[],
+    readonly headers?: Record<string, string>
+  ) {
+    super(message)
+    this.name = 'HttpError'
+  }
+}
+
+export const badRequest = (message: string, details?: FieldIssue[]) =>
+  new HttpError(400, 'bad_request', message, details)
+export const invalid = (details: FieldIssue[], message = 'The request is not valid') =>
+  new HttpError(400, 'validation_failed', message, details)
+export const notFound = (what = 'Resource') => new HttpError(404, 'not_found', `${what} not found`)
+export const conflict = (message: string) => new HttpError(409, 'conflict', message)
+export const unauthorized = (message = 'Missing or invalid credential') =>
+  new HttpError(401, 'unauthorized', message)
+export const forbidden = (message: string) => new HttpError(403, 'forbidden', message)
+
+/** Parses with a zod schema, turning issues into a 400 with one detail per field. */
+export function validate<T extends z.ZodType>(schema: T, value: unknown, prefix = ''): z.infer<T> {
+  const r = schema.safeParse(value)
+  if (r.success) return r.data
+  const details = issuesToFields(r.error.issues).map((d) =>
+    prefix ? { field: d.field === '(body)' ? prefix : `${prefix}.${d.field}`, message: d.message } : d
+  )
+  throw invalid(details)
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' }
+
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers?: Record<string, string>
+) {
+  const text = JSON.stringify(body)
+  res.writeHead(status, {
+    ...JSON_HEADERS,
+    'content-length': Buffer.byteLength(text),
+    ...headers
+  })
+  res.end(text)
+}
+
+/** `data` that is already JSON text (built by SQLite), spliced into the envelope as is. */
+export class RawJson {
+  constructor(readonly json: string) {}
+}
+
+export function sendOk(res: ServerResponse, data: unknown, status = 200) {
+  const json = data instanceof RawJson ? data.json : data === undefined ? 'null' : JSON.stringify(data)
+  const text = `{"success":true,"data":${json}}`
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text)
+  })
+  res.end(text)
+}
+
+export function sendError(res: ServerResponse, err: HttpError) {
+  sendJson(
+    res,
+    err.status,
+    {
+      success: false,
+      data: null,
+      error: { code: err.code, message: err.message, details: err.details ?? [] }
+    },
+    err.headers
+  )
+}
+
+/** True for `application/json` and `application/<x>+json`, with any parameters. */
+export function isJsonContentType(value: string | undefined): boolean {
+  if (!value) return false
+  const type = value.split(';', 1)[0]?.trim().toLowerCase() ?? ''
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'))
+}
+
+/** Reads the request body, failing with 413 once it exceeds `limit` bytes. */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length'])
+  if (Number.isFinite(declared) && declared > limit) {
+    return Promise.reject(tooLarge(limit))
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    let failed = false
+    req.on('data', (chunk: Buffer) => {
+      if (failed) return
+      size += chunk.length
+      if (size > limit) {
+        failed = true
+        chunks.length = 0
+        reject(tooLarge(limit))
+        return
+      }
+      chunks.push(chunk)
+    })
+    let ended = false
+    req.on('end', () => {
+      ended = true
+      if (!failed) resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks))
+    })
+    req.on('close', () => {
+      if (!ended && !failed) {
+        failed = true
+        reject(new HttpError(400, 'bad_request', 'The request body was cut off'))
+      }
+    })
+    req.on('error', (e) => {
+      if (!failed) {
+        failed = true
+        reject(e)
+      }
+    })
+  })
+}
+
+function tooLarge(limit: number) {
+  return new HttpError(413, 'payload_too_large', `The request body is larger than ${limit} bytes`)
+}
+
+/** Parses a JSON object body: malformed JSON or a non-object → 400. */
+export function parseJsonObject(buf: Buffer): Record<string, unknown> {
+  const text = buf.toString('utf8')
+  if (text.trim() === '') throw badRequest('The request body is empty; send a JSON object')
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (e) {
+    throw badRequest(`The request body is not valid JSON: ${(e as Error).message}`)
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw badRequest('The request body must be a JSON object', [
+      { field: '(body)', message: 'Expected an object' }
+    ])
+  }
+  return value as Record<string, unknown>
+}
+
+// ---------------------------------------------------------------------------------------------
+// Routing
+// ---------------------------------------------------------------------------------------------
+
+export interface RouteMatch<H> {
+  handler: H
+  params: string[]
+}
+
+interface Node<H> {
+  literal: Map<string, Node<H>>
+  param?: Node<H>
+  methods?: Map<string, H>
+}
+
+/** A tiny segment-trie router: `/agents/:id` style patterns, method table per path. */
+export class Router<H> {
+  private readonly root: Node<H> = { literal: new Map() }
+
+  add(method: string, pattern: string, handler: H) {
+    let node = this.root
+    for (const seg of pattern.split('/').filter(Boolean)) {
+      if (seg.startsWith(':')) {
+        node.param ??= { literal: new Map() }
+        node = node.param
+      } else {
+        let next = node.literal.get(seg)
+        if (!next) {
+          next = { literal: new Map() }
+          node.literal.set(seg, next)
+        }
+        node = next
+      }
+    }
+    node.methods ??= new Map()
+    node.methods.set(method, handler)
+  }
+
+  /** The handler, or a 404/405 HttpError. */
+  match(method: string, path: string): RouteMatch<H> {
+    let node: Node<H> | undefined = this.root
+    const params: string[] = []
+    let start = 1
+    while (node && start <= path.length) {
+      let end = path.indexOf('/', start)
+      if (end === -1) end = path.length
+      const raw = path.slice(start, end)
+      start = end + 1
+      if (raw === '') continue
+      const lit: Node<H> | undefined = node.literal.get(raw)
+      if (lit) node = lit
+      else if (node.param) {
+        let decoded: string
+        try {
+          decoded = decodeURIComponent(raw)
+        } catch {
+          throw notFound('Route')
+        }
+        params.push(decoded)
+        node = node.param
+      } else node = undefined
+    }
+    if (!node?.methods) throw new HttpError(404, 'not_found', 'No such route')
+    const handler = node.methods.get(method)
+    if (!handler) {
+      const allow = [...node.methods.keys()].join(', ')
+      throw new HttpError(
+        405,
+        'method_not_allowed',
+        `Method ${method} is not allowed here; use ${allow}`,
+        [],
+        {
+          allow
+        }
+      )
+    }
+    return { handler, params }
+  }
+}
