@@ -122,8 +122,10 @@ export class SessionSigner {
     const dot = token.lastIndexOf('.')
     if (dot <= 3 || !token.startsWith('s1.')) return null
     const body = token.slice(0, dot)
-    const sig = Buffer.from(token.slice(dot + 1), 'base64url')
-    const expected = createHmac('sha256', this.key).update(body).digest()
+    // Compare the canonical text, not decoded bytes: base64url ignores the last character's spare
+    // bits, so a decoded comparison would accept more than one spelling of the same signature.
+    const sig = Buffer.from(token.slice(dot + 1), 'utf8')
+    const expected = Buffer.from(createHmac('sha256', this.key).update(body).digest('base64url'), 'utf8')
     if (sig.length !== expected.length || !timingSafeEqual(sig, expected)) return null
     try {
       const parsed: unknown = JSON.parse(Buffer.from(body.slice(3), 'base64url').toString('utf8'))
