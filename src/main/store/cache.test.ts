@@ -1,0 +1,236 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { type TempStores, tempStores } from './testkit'
+
+interface AgentLike {
+  id: string
+  name?: string | undefined
+  promptId?: string | null | undefined
+  llm?: { provider?: string | undefined; model?: string | undefined }
+  metadata?: Record<string, unknown>
+  tags?: { id: string }[]
+}
+
+const T1 = '2024-01-01T00:00:00.000Z'
+const T2 = '2024-01-02T00:00:00.000Z'
+
+let t: TempStores
+beforeEach(() => {
+  t = tempStores()
+})
+afterEach(() => t.cleanup())
+
+describe('items', () => {
+  it('puts and gets an item with its syncedAt', () => {
+    const { cache } = t.open()
+    expect(cache.getItem('agents', 'a1')).toBeNull()
+    cache.putItem<AgentLike>('agents', { id: 'a1', name: 'One' }, T1)
+    expect(cache.getItem('agents', 'a1')).toEqual({ value: { id: 'a1', name: 'One' }, syncedAt: T1 })
+    // Resources are separate namespaces.
+    expect(cache.getItem('documents', 'a1')).toBeNull()
+  })
+
+  it('merges: a partial answer never blanks known fields; null replaces; explicit nested undefined keeps', () => {
+    const { cache } = t.open()
+    cache.putItem<AgentLike>(
+      'agents',
+      {
+        id: 'a1',
+        name: 'One',
+        promptId: 'p1',
+        llm: { provider: 'openai', model: 'gpt' },
+        metadata: { a: 1, b: 2 }
+      },
+      T1
+    )
+    const merged = cache.putItem<AgentLike>(
+      'agents',
+      {
+        id: 'a1',
+        name: undefined,
+        promptId: null,
+        llm: { provider: 'anthropic', model: undefined },
+        metadata: { a: 3 }
+      },
+      T2
+    )
+    const expected = {
+      id: 'a1',
+      name: 'One',
+      promptId: null,
+      llm: { provider: 'anthropic', model: 'gpt' },
+      metadata: { a: 3 }
+    }
+    expect(merged).toEqual(expected)
+    expect(cache.getItem('agents', 'a1')).toEqual({ value: expected, syncedAt: T2 })
+    // A field missing entirely also keeps the cached value.
+    cache.putItem<AgentLike>('agents', { id: 'a1' }, T2)
+    expect(cache.getItem<AgentLike>('agents', 'a1')?.value.name).toBe('One')
+  })
+
+  it('accepts a null syncedAt for optimistic local values', () => {
+    const { cache } = t.open()
+    cache.putItem<AgentLike>('agents', { id: 'local-1', name: 'Draft' }, null)
+    expect(cache.getItem('agents', 'local-1')?.syncedAt).toBeNull()
+  })
+
+  it('refuses items without a string id or unknown resources with a clear error', () => {
+    const { cache } = t.open()
+    expect(() => cache.putItem('agents', { id: '' }, T1)).toThrow(/non-empty string id/)
+    expect(() => cache.putItem('agents', { id: 5 } as unknown as { id: string }, T1)).toThrow(/id/)
+    expect(() => cache.getItem('nope' as 'agents', 'x')).toThrow(/Unknown cache resource/)
+  })
+})
+
+describe('lists', () => {
+  it('keeps stored order per scope and merges items on upsert', () => {
+    const { cache } = t.open()
+    expect(cache.getList('agents', '')).toBeNull()
+    cache.putItem<AgentLike>('agents', { id: 'b', name: 'Bee', promptId: 'p' }, T1)
+    cache.putList<AgentLike>(
+      'agents',
+      '',
+      [{ id: 'c', name: 'Cee' }, { id: 'a', name: 'Ay' }, { id: 'b' }],
+      T2
+    )
+    cache.putList<AgentLike>('agents', 'tag:x', [{ id: 'a' }], T1)
+    const all = cache.getList<AgentLike>('agents', '')
+    expect(all?.syncedAt).toBe(T2)
+    expect(all?.value).toEqual([
+      { id: 'c', name: 'Cee' },
+      { id: 'a', name: 'Ay' },
+      { id: 'b', name: 'Bee', promptId: 'p' }
+    ])
+    expect(cache.getList<AgentLike>('agents', 'tag:x')?.value).toEqual([{ id: 'a', name: 'Ay' }])
+    // Replacing membership: 'c' leaves the list but stays in the catalogue.
+    cache.putList<AgentLike>('agents', '', [{ id: 'b' }, { id: 'a' }, { id: 'a' }], T2)
+    expect(cache.getList<AgentLike>('agents', '')?.value.map((a) => a.id)).toEqual(['b', 'a'])
+    expect(cache.getItem('agents', 'c')).not.toBeNull()
+    // An empty list is a list (known to be empty), not a miss.
+    cache.putList('agents', 'empty', [], T1)
+    expect(cache.getList('agents', 'empty')).toEqual({ value: [], syncedAt: T1 })
+  })
+
+  it('removeItem removes the item from every list of that resource and from the catalogue', () => {
+    const { cache } = t.open()
+    cache.putList('agentDocuments', 'agent:1', [{ id: 'l1' }, { id: 'l2' }], T1)
+    cache.putList('agentDocuments', '', [{ id: 'l2' }, { id: 'l1' }, { id: 'l3' }], T1)
+    cache.putList('agentTools', '', [{ id: 'l1' }], T1)
+    cache.removeItem('agentDocuments', 'l1')
+    expect(cache.getList<{ id: string }>('agentDocuments', 'agent:1')?.value.map((x) => x.id)).toEqual(['l2'])
+    expect(cache.getList<{ id: string }>('agentDocuments', '')?.value.map((x) => x.id)).toEqual(['l2', 'l3'])
+    expect(cache.getItem('agentDocuments', 'l1')).toBeNull()
+    expect(cache.catalogue<{ id: string }>('agentDocuments').map((x) => x.id)).not.toContain('l1')
+    // Other resources are untouched.
+    expect(cache.getList<{ id: string }>('agentTools', '')?.value).toEqual([{ id: 'l1' }])
+  })
+
+  it('putList is atomic: a bad item leaves the previous list and items intact', () => {
+    const { cache } = t.open()
+    cache.putList<AgentLike>(
+      'agents',
+      '',
+      [
+        { id: 'a', name: 'Ay' },
+        { id: 'b', name: 'Bee' }
+      ],
+      T1
+    )
+    const unserialisable = { id: 'c', name: 'Cee', big: 10n }
+    expect(() =>
+      cache.putList(
+        'agents',
+        '',
+        [{ id: 'a', name: 'Changed' }, { id: 'x', name: 'New' }, unserialisable],
+        T2
+      )
+    ).toThrow()
+    expect(() => cache.putList('agents', '', [{ id: 'a', name: 'Changed' }, { id: '' }], T2)).toThrow(/id/)
+    expect(cache.getList('agents', '')).toEqual({
+      value: [
+        { id: 'a', name: 'Ay' },
+        { id: 'b', name: 'Bee' }
+      ],
+      syncedAt: T1
+    })
+    expect(cache.getItem('agents', 'x')).toBeNull()
+  })
+
+  it('addToList puts a cached id at the start or end without rewriting the list', () => {
+    const { cache } = t.open()
+    cache.putList('tags', '', [{ id: 'a' }, { id: 'b' }], T1)
+    cache.putItem('tags', { id: 'n' }, null)
+    cache.putItem('tags', { id: 'z' }, null)
+    expect(cache.addToList('tags', '', 'n', 'start')).toBe(true)
+    expect(cache.addToList('tags', '', 'z', 'end')).toBe(true)
+    expect(cache.addToList('tags', '', 'n')).toBe(false)
+    expect(cache.addToList('tags', 'missing', 'n')).toBe(false)
+    expect(cache.getList<{ id: string }>('tags', '')?.value.map((x) => x.id)).toEqual(['n', 'a', 'b', 'z'])
+  })
+})
+
+describe('catalogue, meta, clear, persistence', () => {
+  it('catalogue lists every item ever seen, newest seen first, in server order within one list', () => {
+    const { cache } = t.open()
+    cache.putList('documents', '', [{ id: 'd1' }, { id: 'd2' }], T1)
+    cache.putItem('documents', { id: 'd3' }, T1)
+    cache.putList('documents', '', [{ id: 'd3' }], T2) // re-seen items keep their place
+    expect(cache.catalogue<{ id: string }>('documents').map((d) => d.id)).toEqual(['d3', 'd1', 'd2'])
+    expect(cache.catalogue('tools')).toEqual([])
+  })
+
+  it('meta round-trips and clear wipes cache, catalogue and meta but not the outbox', () => {
+    const store = t.open()
+    const { cache, outbox } = store
+    cache.setMeta('lastSyncedAt', T1)
+    cache.setMeta('lastSyncedAt', T2)
+    expect(cache.getMeta('lastSyncedAt')).toBe(T2)
+    expect(cache.getMeta('missing')).toBeNull()
+    cache.putList('agents', '', [{ id: 'a' }], T1)
+    outbox.enqueue({ channel: 'agents.delete', label: 'Delete', input: { id: 'a' } })
+    cache.clear()
+    expect(cache.getList('agents', '')).toBeNull()
+    expect(cache.getItem('agents', 'a')).toBeNull()
+    expect(cache.catalogue('agents')).toEqual([])
+    expect(cache.getMeta('lastSyncedAt')).toBeNull()
+    expect(outbox.list()).toHaveLength(1)
+    cache.clear({ clearOutbox: true })
+    expect(outbox.list()).toHaveLength(0)
+  })
+
+  it('persists across close and reopen', () => {
+    const a = t.open()
+    a.cache.putList<AgentLike>('agents', '', [{ id: 'a', name: 'Ay' }], T1)
+    a.cache.setMeta('k', 'v')
+    a.close()
+    a.close() // idempotent
+    const b = t.open()
+    expect(b.rebuilt).toBe(false)
+    expect(b.cache.getList('agents', '')).toEqual({ value: [{ id: 'a', name: 'Ay' }], syncedAt: T1 })
+    expect(b.cache.getMeta('k')).toBe('v')
+  })
+})
+
+describe('remapId', () => {
+  it('rewrites a temporary id across items, lists, scopes and references', () => {
+    const { cache } = t.open()
+    cache.putList<AgentLike>('agents', '', [{ id: 'local-1', name: 'Offline' }, { id: 'a' }], null)
+    cache.putList(
+      'agentDocuments',
+      'agent:local-1',
+      [{ id: 'local-2', agentId: 'local-1', documentId: 'd' }],
+      null
+    )
+    cache.putItem<AgentLike>('agents', { id: 'r1', promptId: 'p' }, T2) // the server's answer, cached already
+    cache.remapId('local-1', 'r1')
+    expect(cache.getItem('agents', 'local-1')).toBeNull()
+    expect(cache.getItem('agents', 'r1')).toEqual({
+      value: { id: 'r1', name: 'Offline', promptId: 'p' },
+      syncedAt: T2
+    })
+    expect(cache.getList<AgentLike>('agents', '')?.value.map((a) => a.id)).toEqual(['r1', 'a'])
+    expect(cache.getList('agentDocuments', 'agent:local-1')).toBeNull()
+    expect(cache.getList('agentDocuments', 'agent:r1')?.value).toEqual([
+      { id: 'local-2', agentId: 'r1', documentId: 'd' }
+    ])
+  })
+})

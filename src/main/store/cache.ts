@@ -1,0 +1,315 @@
+/**
+ * The cache half of a profile store: items as JSON per (resource, id), list membership per
+ * (resource, scope) with positions, a catalogue (every item ever seen), and a small meta table.
+ */
+import { type Db, isCorruption, markForRebuild, scalar } from './db'
+import { type JsonRecord, isPlainObject, mergeItem, replaceString, scrub } from './merge'
+import type { CacheStore, Cached, ResourceName } from './index'
+
+export const RESOURCE_NAMES: readonly ResourceName[] = [
+  'agents',
+  'documents',
+  'tools',
+  'prompts',
+  'tags',
+  'apiTokens',
+  'agentDocuments',
+  'agentTools'
+]
+
+function checkResource(resource: string): void {
+  if (!(RESOURCE_NAMES as readonly string[]).includes(resource)) {
+    throw new TypeError(`Unknown cache resource "${resource}"`)
+  }
+}
+
+function checkItem(item: unknown): asserts item is JsonRecord & { id: string } {
+  if (!isPlainObject(item)) throw new TypeError('A cached item must be a plain object')
+  if (typeof item.id !== 'string' || item.id === '')
+    throw new TypeError('A cached item needs a non-empty string id')
+}
+
+export class SqliteCacheStore implements CacheStore {
+  private readonly s
+
+  constructor(
+    private readonly db: Db,
+    private readonly file: string
+  ) {
+    this.s = {
+      itemJson: db.prepare('SELECT json, synced_at FROM items WHERE resource = ? AND id = ?').raw(true),
+      upsertItem: db.prepare(
+        `INSERT INTO items (resource, id, json, synced_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (resource, id) DO UPDATE SET json = excluded.json, synced_at = excluded.synced_at`
+      ),
+      deleteItem: db.prepare('DELETE FROM items WHERE resource = ? AND id = ?'),
+      listHead: db.prepare('SELECT synced_at FROM lists WHERE resource = ? AND scope = ?').raw(true),
+      listRows: db
+        .prepare(
+          `SELECT i.json FROM list_items l JOIN items i ON i.resource = l.resource AND i.id = l.id
+           WHERE l.resource = ? AND l.scope = ? ORDER BY l.position`
+        )
+        .raw(true),
+      putHead: db.prepare(
+        `INSERT INTO lists (resource, scope, synced_at) VALUES (?, ?, ?)
+         ON CONFLICT (resource, scope) DO UPDATE SET synced_at = excluded.synced_at`
+      ),
+      clearMembers: db.prepare('DELETE FROM list_items WHERE resource = ? AND scope = ?'),
+      addMember: db.prepare('INSERT INTO list_items (resource, scope, position, id) VALUES (?, ?, ?, ?)'),
+      removeMember: db.prepare('DELETE FROM list_items WHERE resource = ? AND id = ?'),
+      catalogue: db.prepare('SELECT json FROM items WHERE resource = ? ORDER BY seq DESC').raw(true),
+      getMeta: db.prepare('SELECT value FROM meta WHERE key = ?').raw(true),
+      setMeta: db.prepare(
+        'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'
+      )
+    }
+  }
+
+  /** Reads never crash the app on a damaged file: a miss now, a rebuild at the next open. */
+  private read<R>(fallback: R, fn: () => R): R {
+    try {
+      return fn()
+    } catch (e) {
+      if (!isCorruption(e)) throw e
+      markForRebuild(this.file)
+      return fallback
+    }
+  }
+
+  /**
+   * Cache writes on a damaged file do not crash the app either: the write is dropped (the cache
+   * is a copy) and the next open rebuilds. Other errors (bad input) still throw.
+   */
+  private write<R>(fallback: () => R, fn: () => R): R {
+    try {
+      return fn()
+    } catch (e) {
+      if (!isCorruption(e)) throw e
+      markForRebuild(this.file)
+      return fallback()
+    }
+  }
+
+  /** Merges and writes one item (inside the caller's transaction); returns the merged value. */
+  private upsert(
+    resource: ResourceName,
+    item: JsonRecord & { id: string },
+    syncedAt: string | null
+  ): JsonRecord {
+    const row = this.s.itemJson.get(resource, item.id) as unknown[] | undefined
+    const prev = row ? (JSON.parse(String(row[0])) as JsonRecord) : null
+    const merged = scrub(
+      resource,
+      mergeItem(prev === null ? null : scrub(resource, prev), scrub(resource, item))
+    )
+    merged.id = item.id
+    const json = JSON.stringify(merged)
+    if (!row || row[0] !== json || row[1] !== syncedAt)
+      this.s.upsertItem.run(resource, item.id, json, syncedAt)
+    return merged
+  }
+
+  putList<T extends { id: string }>(
+    resource: ResourceName,
+    scope: string,
+    items: T[],
+    syncedAt: string | null
+  ): void {
+    checkResource(resource)
+    if (!Array.isArray(items)) throw new TypeError('putList needs an array of items')
+    this.write(
+      () => undefined,
+      () =>
+        this.db.transaction(() => {
+          this.s.clearMembers.run(resource, scope)
+          this.s.putHead.run(resource, scope, syncedAt)
+          const seen = new Set<string>()
+          const order: (JsonRecord & { id: string })[] = []
+          for (const item of items) {
+            checkItem(item)
+            if (seen.has(item.id)) continue
+            seen.add(item.id)
+            order.push(item)
+          }
+          order.forEach((item, position) => this.s.addMember.run(resource, scope, position, item.id))
+          // Newly seen items enter the catalogue bottom-up, so "newest seen first" keeps the server's order.
+          for (let i = order.length - 1; i >= 0; i--)
+            this.upsert(resource, order[i] as JsonRecord & { id: string }, syncedAt)
+        })()
+    )
+  }
+
+  getList<T>(resource: ResourceName, scope: string): Cached<T[]> | null {
+    checkResource(resource)
+    return this.read(null, () => {
+      const head = this.s.listHead.get(resource, scope) as unknown[] | undefined
+      if (!head) return null
+      const rows = this.s.listRows.all(resource, scope) as unknown[][]
+      const value = new Array<T>(rows.length)
+      for (let i = 0; i < rows.length; i++) value[i] = JSON.parse((rows[i] as unknown[])[0] as string) as T
+      return { value, syncedAt: (head[0] as string | null) ?? null }
+    })
+  }
+
+  putItem<T extends { id: string }>(resource: ResourceName, item: T, syncedAt: string | null): T {
+    checkResource(resource)
+    checkItem(item)
+    return this.write(
+      () => scrub(resource, mergeItem(null, item)),
+      () => this.db.transaction(() => this.upsert(resource, item, syncedAt))()
+    ) as unknown as T
+  }
+
+  getItem<T>(resource: ResourceName, id: string): Cached<T> | null {
+    checkResource(resource)
+    return this.read(null, () => {
+      const row = this.s.itemJson.get(resource, id) as unknown[] | undefined
+      if (!row) return null
+      return { value: JSON.parse(String(row[0])) as T, syncedAt: (row[1] as string | null) ?? null }
+    })
+  }
+
+  removeItem(resource: ResourceName, id: string): void {
+    checkResource(resource)
+    this.write(
+      () => undefined,
+      () =>
+        this.db.transaction(() => {
+          this.s.deleteItem.run(resource, id)
+          this.s.removeMember.run(resource, id)
+        })()
+    )
+  }
+
+  /**
+   * Adds one id (already cached with putItem) to a list without rewriting it: at the start or the
+   * end. No-op when the list does not exist or already holds the id. Returns whether it was added.
+   */
+  addToList(resource: ResourceName, scope: string, id: string, at: 'start' | 'end' = 'start'): boolean {
+    checkResource(resource)
+    return this.db.transaction(() => {
+      if (!this.s.listHead.get(resource, scope)) return false
+      if (!this.s.itemJson.get(resource, id)) return false
+      const exists = scalar(
+        this.db,
+        'SELECT 1 FROM list_items WHERE resource = ? AND scope = ? AND id = ?',
+        resource,
+        scope,
+        id
+      )
+      if (exists !== undefined) return false
+      const agg = at === 'start' ? 'MIN' : 'MAX'
+      const edge = scalar(
+        this.db,
+        `SELECT ${agg}(position) FROM list_items WHERE resource = ? AND scope = ?`,
+        resource,
+        scope
+      )
+      const position = edge === null || edge === undefined ? 0 : Number(edge) + (at === 'start' ? -1 : 1)
+      this.s.addMember.run(resource, scope, position, id)
+      return true
+    })()
+  }
+
+  catalogue<T>(resource: ResourceName): T[] {
+    checkResource(resource)
+    return this.read([], () =>
+      (this.s.catalogue.all(resource) as unknown[][]).map((r) => JSON.parse(String(r[0])) as T)
+    )
+  }
+
+  getMeta(key: string): string | null {
+    return this.read(null, () => {
+      const row = this.s.getMeta.get(key) as unknown[] | undefined
+      return row ? String(row[0]) : null
+    })
+  }
+
+  setMeta(key: string, value: string): void {
+    this.write(
+      () => undefined,
+      () => this.s.setMeta.run(key, String(value))
+    )
+  }
+
+  /**
+   * Rewrites a temporary id (an item created offline) to the server's id everywhere in the cache:
+   * the item's own row (merged under the real item when that is cached already), list membership,
+   * list scopes such as `agent:<tempId>`, and references inside other items (e.g. a link's agentId).
+   */
+  remapId(tempId: string, realId: string): void {
+    if (!tempId || tempId === realId) return
+    this.db.transaction(() => {
+      for (const resource of RESOURCE_NAMES) {
+        const row = this.s.itemJson.get(resource, tempId) as unknown[] | undefined
+        if (row) {
+          const temp = replaceString(JSON.parse(String(row[0])), tempId, realId) as JsonRecord
+          const realRow = this.s.itemJson.get(resource, realId) as unknown[] | undefined
+          const real = realRow ? (JSON.parse(String(realRow[0])) as JsonRecord) : null
+          const merged = real ? mergeItem(temp, real) : temp
+          merged.id = realId
+          this.s.deleteItem.run(resource, tempId)
+          this.s.upsertItem.run(
+            resource,
+            realId,
+            JSON.stringify(scrub(resource, merged)),
+            realRow ? realRow[1] : row[1]
+          )
+        }
+        // Membership: where the real id is listed already, the temp entry just goes.
+        this.db
+          .prepare(
+            `DELETE FROM list_items WHERE resource = ? AND id = ? AND EXISTS (SELECT 1 FROM list_items o
+             WHERE o.resource = list_items.resource AND o.scope = list_items.scope AND o.id = ?)`
+          )
+          .run(resource, tempId, realId)
+        this.db
+          .prepare('UPDATE list_items SET id = ? WHERE resource = ? AND id = ?')
+          .run(realId, resource, tempId)
+      }
+      // Scopes naming the temp id.
+      const scopes = this.db
+        .prepare('SELECT resource, scope FROM lists WHERE instr(scope, ?) > 0')
+        .raw(true)
+        .all(tempId) as string[][]
+      for (const [resource, scope] of scopes) {
+        const next = (scope as string).split(tempId).join(realId)
+        if (
+          scalar(this.db, 'SELECT 1 FROM lists WHERE resource = ? AND scope = ?', resource, next) !==
+          undefined
+        ) {
+          this.s.clearMembers.run(resource, scope)
+          this.db.prepare('DELETE FROM lists WHERE resource = ? AND scope = ?').run(resource, scope)
+        } else {
+          this.db
+            .prepare('UPDATE lists SET scope = ? WHERE resource = ? AND scope = ?')
+            .run(next, resource, scope)
+          this.db
+            .prepare('UPDATE list_items SET scope = ? WHERE resource = ? AND scope = ?')
+            .run(next, resource, scope)
+        }
+      }
+      // References inside other items.
+      const needle = JSON.stringify(tempId)
+      const refs = this.db
+        .prepare('SELECT resource, id, json FROM items WHERE instr(json, ?) > 0')
+        .raw(true)
+        .all(needle) as string[][]
+      for (const [resource, id, json] of refs) {
+        const next = replaceString(JSON.parse(json as string), tempId, realId)
+        this.db
+          .prepare('UPDATE items SET json = ? WHERE resource = ? AND id = ?')
+          .run(JSON.stringify(next), resource, id)
+      }
+    })()
+  }
+
+  clear(options: { clearOutbox?: boolean } = {}): void {
+    this.db.transaction(() => {
+      this.db.exec('DELETE FROM list_items; DELETE FROM lists; DELETE FROM items; DELETE FROM meta;')
+      if (options.clearOutbox) this.db.exec('DELETE FROM outbox')
+    })()
+    // Old pages go from the write-ahead log too, not only from the main file.
+    this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
+  }
+}

@@ -1,0 +1,249 @@
+/**
+ * The per profile+user SQLite file: schema, pragmas, and the "never fatal" open that moves a
+ * corrupt or foreign-version file aside and starts afresh (salvaging queued edits when it can).
+ */
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
+import Database from 'libsql'
+
+export type Db = InstanceType<typeof Database>
+
+/** Bumped on any incompatible schema change; a file with another version is moved aside and rebuilt. */
+export const SCHEMA_VERSION = 1
+
+const SCHEMA = `
+  CREATE TABLE items (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    resource TEXT NOT NULL,
+    id TEXT NOT NULL,
+    json TEXT NOT NULL,
+    synced_at TEXT,
+    UNIQUE (resource, id)
+  );
+  CREATE TABLE lists (
+    resource TEXT NOT NULL,
+    scope TEXT NOT NULL,
+    synced_at TEXT,
+    PRIMARY KEY (resource, scope)
+  ) WITHOUT ROWID;
+  CREATE TABLE list_items (
+    resource TEXT NOT NULL,
+    scope TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    id TEXT NOT NULL,
+    PRIMARY KEY (resource, scope, position)
+  ) WITHOUT ROWID;
+  CREATE INDEX list_items_id ON list_items (resource, id);
+  CREATE INDEX items_catalogue ON items (resource, seq);
+  CREATE TABLE meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  ) WITHOUT ROWID;
+  CREATE TABLE outbox (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    channel TEXT NOT NULL,
+    label TEXT NOT NULL,
+    input TEXT,
+    created_at TEXT NOT NULL,
+    status TEXT NOT NULL,
+    error TEXT,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    temp_id TEXT
+  );
+`
+const TABLES = ['items', 'lists', 'list_items', 'meta', 'outbox']
+
+/** Raised when the file is readable SQLite but not ours / not this version. */
+export class SchemaMismatch extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'SchemaMismatch'
+  }
+}
+
+/** Marker written when corruption shows up after open; the next open rebuilds. */
+export const rebuildMarker = (file: string) => `${file}.needs-rebuild`
+
+export function scalar(db: Db, sql: string, ...params: unknown[]): unknown {
+  const row = db
+    .prepare(sql)
+    .raw(true)
+    .get(...params) as unknown[] | undefined
+  return row ? row[0] : undefined
+}
+
+function applyPragmas(db: Db): void {
+  db.exec('PRAGMA journal_mode = WAL')
+  // NORMAL in WAL mode: a commit survives an app crash; only an OS crash/power cut can lose the
+  // last commits. Outbox writes switch to FULL around their own transaction (see outbox.ts).
+  db.exec('PRAGMA synchronous = NORMAL')
+  db.exec('PRAGMA busy_timeout = 3000')
+  // Deleted rows (sign-out with "clear cache", removed items) are overwritten, not left in free pages.
+  db.exec('PRAGMA secure_delete = ON')
+}
+
+/** Opens and checks one file; throws (after closing) on corruption or a schema mismatch. */
+export function openChecked(file: string): Db {
+  const db = new Database(file)
+  try {
+    applyPragmas(db)
+    const version = Number(scalar(db, 'PRAGMA user_version'))
+    const names = (
+      db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").raw(true).all() as unknown[][]
+    ).map((r) => String(r[0]))
+    if (version === 0) {
+      if (names.some((n) => !n.startsWith('sqlite_')))
+        throw new SchemaMismatch('Not an Agent Desk cache file')
+      db.transaction(() => {
+        db.exec(SCHEMA)
+        db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`)
+      })()
+    } else if (version !== SCHEMA_VERSION) {
+      throw new SchemaMismatch(`Cache schema version ${version}, expected ${SCHEMA_VERSION}`)
+    } else if (TABLES.some((t) => !names.includes(t))) {
+      throw new SchemaMismatch('Cache file is missing tables')
+    }
+    return db
+  } catch (e) {
+    try {
+      db.close()
+    } catch {
+      // already unusable
+    }
+    throw e
+  }
+}
+
+export interface SalvagedEntry {
+  id: string
+  channel: string
+  label: string
+  input: string | null
+  created_at: string
+  status: string
+  error: string | null
+  attempts: number
+  temp_id: string | null
+}
+
+/**
+ * Best effort: queued edits of a file we are about to move aside (older/newer schema with a
+ * compatible outbox table, or a file that is only partly damaged). Never throws.
+ */
+export function salvageOutbox(file: string): SalvagedEntry[] {
+  if (!existsSync(file)) return []
+  let db: Db | null = null
+  try {
+    db = new Database(file, { readonly: true })
+    const cols = new Set(
+      (db.prepare('PRAGMA table_info(outbox)').raw(true).all() as unknown[][]).map((r) => String(r[1]))
+    )
+    for (const c of ['id', 'channel', 'label', 'input', 'created_at']) if (!cols.has(c)) return []
+    const opt = (c: string, fallback: string) => (cols.has(c) ? c : `${fallback} AS ${c}`)
+    const rows = db
+      .prepare(
+        `SELECT id, channel, label, input, created_at, ${opt('status', "'pending'")}, ${opt('error', 'NULL')},
+                ${opt('attempts', '0')}, ${opt('temp_id', 'NULL')} FROM outbox ORDER BY ${cols.has('seq') ? 'seq' : 'rowid'}`
+      )
+      .raw(true)
+      .all() as unknown[][]
+    const out: SalvagedEntry[] = []
+    for (const r of rows) {
+      const [id, channel, label, input, createdAt, status, error, attempts, tempId] = r
+      if (typeof id !== 'string' || typeof channel !== 'string' || typeof label !== 'string') continue
+      out.push({
+        id,
+        channel,
+        label,
+        input: typeof input === 'string' ? input : null,
+        created_at: typeof createdAt === 'string' ? createdAt : new Date().toISOString(),
+        status: status === 'failed' ? 'failed' : 'pending',
+        error: typeof error === 'string' ? error : null,
+        attempts: Number(attempts) || 0,
+        temp_id: typeof tempId === 'string' ? tempId : null
+      })
+    }
+    return out
+  } catch {
+    return []
+  } finally {
+    try {
+      db?.close()
+    } catch {
+      // ignore
+    }
+  }
+}
+
+/** Renames the file (and its -wal/-shm companions) to `*.corrupt-<ts>`; deletes them if renaming fails. */
+export function moveAside(file: string): string {
+  const ts = new Date().toISOString().replace(/[:.]/g, '-')
+  const target = `${file}.corrupt-${ts}`
+  for (const suffix of ['', '-wal', '-shm', '-journal']) {
+    const from = file + suffix
+    if (!existsSync(from)) continue
+    try {
+      renameSync(from, target + suffix)
+    } catch {
+      rmSync(from, { force: true })
+    }
+  }
+  rmSync(rebuildMarker(file), { force: true })
+  return target
+}
+
+export function markForRebuild(file: string): void {
+  try {
+    writeFileSync(rebuildMarker(file), new Date().toISOString())
+  } catch {
+    // best effort
+  }
+}
+
+export function isCorruption(e: unknown): boolean {
+  const code = typeof e === 'object' && e !== null && 'code' in e ? String((e as { code: unknown }).code) : ''
+  return code.startsWith('SQLITE_CORRUPT') || code.startsWith('SQLITE_NOTADB')
+}
+
+export interface OpenResult {
+  db: Db
+  rebuilt: boolean
+  /** True when even a fresh file could not be created and the store lives in memory for this run. */
+  memory: boolean
+}
+
+/** Opens the file, rebuilding it if needed. Never throws for a bad file. */
+export function openOrRebuild(file: string): OpenResult {
+  mkdirSync(dirname(file), { recursive: true })
+  let forced = existsSync(rebuildMarker(file))
+  if (!forced) {
+    try {
+      return { db: openChecked(file), rebuilt: false, memory: false }
+    } catch {
+      forced = true
+    }
+  }
+  const salvaged = salvageOutbox(file)
+  moveAside(file)
+  let db: Db
+  let memory = false
+  try {
+    db = openChecked(file)
+  } catch {
+    db = openChecked(':memory:')
+    memory = true
+  }
+  if (salvaged.length > 0) {
+    const insert = db.prepare(
+      `INSERT OR IGNORE INTO outbox (id, channel, label, input, created_at, status, error, attempts, temp_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
+    )
+    db.transaction(() => {
+      for (const s of salvaged) {
+        insert.run(s.id, s.channel, s.label, s.input, s.created_at, s.status, s.error, s.attempts, s.temp_id)
+      }
+    })()
+  }
+  return { db, rebuilt: true, memory }
+}

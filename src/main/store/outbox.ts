@@ -1,0 +1,150 @@
+/**
+ * The outbox: changes made offline, kept in order until the server accepts or refuses them.
+ * Every write is its own transaction committed with synchronous=FULL, so an enqueued edit
+ * survives even a power cut once enqueue() has returned.
+ */
+import { randomUUID } from 'node:crypto'
+import type { AppErrorData } from '../../shared/errors'
+import type { OutboxEntry, OutboxStatus } from '../../shared/ipc'
+import type { Db } from './db'
+import { replaceString } from './merge'
+import type { OutboxStore } from './index'
+
+const COLUMNS = 'seq, id, channel, label, input, created_at, status, error, attempts'
+
+function toEntry(r: unknown[]): OutboxEntry {
+  const [seq, id, channel, label, input, createdAt, status, error, attempts] = r
+  const entry: OutboxEntry = {
+    id: String(id),
+    seq: Number(seq),
+    channel: String(channel),
+    label: String(label),
+    input: typeof input === 'string' ? (JSON.parse(input) as unknown) : undefined,
+    createdAt: String(createdAt),
+    status: (status === 'replaying' || status === 'failed' ? status : 'pending') as OutboxStatus,
+    attempts: Number(attempts) || 0
+  }
+  if (typeof error === 'string') entry.error = JSON.parse(error) as AppErrorData
+  return entry
+}
+
+function serialize(input: unknown): string | null {
+  if (input === undefined) return null
+  try {
+    const json = JSON.stringify(input)
+    return json === undefined ? null : json
+  } catch (e) {
+    throw new TypeError(
+      `An outbox input must be plain JSON data (${e instanceof Error ? e.message : String(e)})`
+    )
+  }
+}
+
+export class SqliteOutboxStore implements OutboxStore {
+  private readonly s
+
+  constructor(private readonly db: Db) {
+    this.s = {
+      insert: db.prepare(
+        `INSERT INTO outbox (id, channel, label, input, created_at, status, attempts, temp_id)
+         VALUES (?, ?, ?, ?, ?, 'pending', 0, ?)`
+      ),
+      list: db.prepare(`SELECT ${COLUMNS} FROM outbox ORDER BY seq`).raw(true),
+      get: db.prepare(`SELECT ${COLUMNS} FROM outbox WHERE id = ?`).raw(true),
+      tempId: db.prepare('SELECT temp_id FROM outbox WHERE id = ?').raw(true),
+      setStatus: db.prepare('UPDATE outbox SET status = ?, error = ? WHERE id = ?'),
+      replaying: db.prepare(
+        "UPDATE outbox SET status = 'replaying', error = NULL, attempts = attempts + 1 WHERE id = ?"
+      ),
+      remove: db.prepare('DELETE FROM outbox WHERE id = ?'),
+      mentions: db.prepare('SELECT id, input FROM outbox WHERE instr(input, ?) > 0').raw(true),
+      setInput: db.prepare('UPDATE outbox SET input = ? WHERE id = ?'),
+      setTempId: db.prepare('UPDATE outbox SET temp_id = ? WHERE temp_id = ?')
+    }
+  }
+
+  /** One durable transaction: FULL sync for this commit, NORMAL again after. */
+  private durable<R>(fn: () => R): R {
+    this.db.exec('PRAGMA synchronous = FULL')
+    try {
+      return this.db.transaction(fn)()
+    } finally {
+      this.db.exec('PRAGMA synchronous = NORMAL')
+    }
+  }
+
+  /**
+   * Queues a change. `tempId` (optional, an addition to the brief's interface) names the temporary
+   * id this entry creates, so replay can hold back later entries that refer to it if it is refused.
+   */
+  enqueue(e: { channel: string; label: string; input: unknown; tempId?: string }): OutboxEntry {
+    if (typeof e.channel !== 'string' || !e.channel) throw new TypeError('An outbox entry needs a channel')
+    const input = serialize(e.input)
+    const id = `ob-${randomUUID()}`
+    const createdAt = new Date().toISOString()
+    this.durable(() => {
+      this.s.insert.run(id, e.channel, String(e.label ?? ''), input, createdAt, e.tempId ?? null)
+    })
+    const entry = this.get(id)
+    if (!entry) throw new Error('The outbox entry was not stored')
+    return entry
+  }
+
+  list(): OutboxEntry[] {
+    return (this.s.list.all() as unknown[][]).map(toEntry)
+  }
+
+  get(id: string): OutboxEntry | null {
+    const row = this.s.get.get(id) as unknown[] | undefined
+    return row ? toEntry(row) : null
+  }
+
+  /** The temporary id this entry creates, when enqueue() was told. */
+  tempIdOf(id: string): string | null {
+    const row = this.s.tempId.get(id) as unknown[] | undefined
+    return row && typeof row[0] === 'string' ? row[0] : null
+  }
+
+  /** Marks the entry as being sent; counts the attempt. */
+  markReplaying(id: string): void {
+    this.durable(() => this.s.replaying.run(id))
+  }
+
+  markFailed(id: string, error: AppErrorData): void {
+    const data: AppErrorData = { kind: error.kind, message: error.message }
+    if (error.status !== undefined) data.status = error.status
+    if (error.code !== undefined) data.code = error.code
+    if (error.fields !== undefined) data.fields = error.fields
+    this.durable(() => this.s.setStatus.run('failed', JSON.stringify(data), id))
+  }
+
+  markPending(id: string): void {
+    this.durable(() => this.s.setStatus.run('pending', null, id))
+  }
+
+  remove(id: string): void {
+    this.durable(() => this.s.remove.run(id))
+  }
+
+  remapId(tempId: string, realId: string): void {
+    this.durable(() => this.remapInside(tempId, realId))
+  }
+
+  /** Removes a replayed entry and remaps the id it created, in one transaction (no half state after a crash). */
+  complete(id: string, remap?: { tempId?: string | undefined; realId?: string | undefined }): void {
+    this.durable(() => {
+      this.s.remove.run(id)
+      if (remap?.tempId && remap.realId) this.remapInside(remap.tempId, remap.realId)
+    })
+  }
+
+  private remapInside(tempId: string, realId: string): void {
+    if (!tempId || tempId === realId) return
+    const needle = JSON.stringify(tempId)
+    for (const [id, input] of this.s.mentions.all(needle) as unknown[][]) {
+      const next = replaceString(JSON.parse(String(input)), tempId, realId)
+      this.s.setInput.run(JSON.stringify(next), id)
+    }
+    this.s.setTempId.run(realId, tempId)
+  }
+}
