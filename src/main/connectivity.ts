@@ -1,0 +1,103 @@
+/**
+ * Whether the current server answers. Offline starts a cheap periodic probe; the first success
+ * flips back online and tells the core (which replays the outbox).
+ */
+import type { Connectivity } from '../shared/ipc'
+import { AppError, isConnectivityError } from '../shared/errors'
+
+export interface ConnectivityOptions {
+  /** Probe period while offline. */
+  intervalMs: number
+  /** A cheap request; resolves when the server answered, rejects with a connectivity error otherwise. */
+  probe: () => Promise<void>
+  onChange: (state: Connectivity) => void
+  onOnline: () => void
+}
+
+export class ConnectivityMonitor {
+  private state: Connectivity = { online: true, lastSyncedAt: null }
+  private timer: ReturnType<typeof setTimeout> | null = null
+  private probing = false
+  private stopped = false
+
+  constructor(private readonly opts: ConnectivityOptions) {}
+
+  get(): Connectivity {
+    const out: Connectivity = { online: this.state.online, lastSyncedAt: this.state.lastSyncedAt }
+    if (this.state.lastError !== undefined) out.lastError = this.state.lastError
+    return out
+  }
+
+  /** A new session: online until proven otherwise, with that session's last sync time. */
+  reset(lastSyncedAt: string | null): void {
+    this.cancel()
+    this.stopped = false
+    this.state = { online: true, lastSyncedAt }
+  }
+
+  /** The server answered (a read or write succeeded). */
+  markOnline(syncedAt?: string): void {
+    const wasOffline = !this.state.online
+    const changed = wasOffline || (syncedAt !== undefined && syncedAt !== this.state.lastSyncedAt)
+    this.state = { online: true, lastSyncedAt: syncedAt ?? this.state.lastSyncedAt }
+    this.cancel()
+    if (changed) this.opts.onChange(this.get())
+    if (wasOffline) this.opts.onOnline()
+  }
+
+  /** The server could not be reached. */
+  markOffline(message: string): void {
+    const changed = this.state.online || this.state.lastError !== message
+    this.state = { online: false, lastSyncedAt: this.state.lastSyncedAt, lastError: message }
+    if (changed) this.opts.onChange(this.get())
+    this.schedule()
+  }
+
+  /** Probes now (the user asked to reconnect). Returns the state afterwards. */
+  async probeNow(): Promise<Connectivity> {
+    await this.runProbe()
+    return this.get()
+  }
+
+  private schedule(): void {
+    if (this.timer || this.stopped) return
+    this.timer = setTimeout(() => {
+      this.timer = null
+      void this.runProbe().then(() => {
+        if (!this.state.online) this.schedule()
+      })
+    }, this.opts.intervalMs)
+    this.timer.unref?.()
+  }
+
+  private async runProbe(): Promise<void> {
+    if (this.probing) return
+    this.probing = true
+    try {
+      await this.opts.probe()
+      this.markOnline()
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e)
+      if (this.isConnectivityFailure(e)) this.markOffline(message)
+      // Any other answer (even an error) means the server is reachable.
+      else this.markOnline()
+    } finally {
+      this.probing = false
+    }
+  }
+
+  private isConnectivityFailure(e: unknown): boolean {
+    return AppError.is(e) ? isConnectivityError(e) : true
+  }
+
+  private cancel(): void {
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = null
+  }
+
+  /** Stops probing for good (sign-out, dispose). */
+  stop(): void {
+    this.stopped = true
+    this.cancel()
+  }
+}

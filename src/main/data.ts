@@ -1,0 +1,391 @@
+/**
+ * Reads and writes through the network, the cache and the outbox:
+ * - reads: network first (cache updated), cache on `cacheOnly` or when the server cannot be
+ *   reached, the local catalogue when the server cannot list a resource;
+ * - writes: online → API then cache; unreachable → outbox + optimistic cache change;
+ * - replay: the outbox goes through the same online path when the server answers again.
+ */
+import { randomUUID } from 'node:crypto'
+import { AppError, isConnectivityError } from '../shared/errors'
+import { formatTimestamp } from '../shared/common'
+import {
+  agentToolKey,
+  type EventName,
+  type IpcEvents,
+  type OutboxEntry,
+  type Read,
+  type Write
+} from '../shared/ipc'
+import { replayOutbox } from './store'
+import type { ActiveSession, SessionManager } from './session'
+import type { ConnectivityMonitor } from './connectivity'
+
+export type Resource =
+  'agents' | 'documents' | 'tools' | 'prompts' | 'tags' | 'apiTokens' | 'agentDocuments' | 'agentTools'
+
+export type Item = { id: string } & Record<string, unknown>
+
+export const LOCAL_ID_PREFIX = 'local-'
+export const isLocalId = (id: unknown): boolean => typeof id === 'string' && id.startsWith(LOCAL_ID_PREFIX)
+
+const now = () => formatTimestamp(new Date())
+
+/** Copies `over` onto `base`, skipping undefined (a field the server left out never blanks a known one). */
+export function mergeDefined<T extends Record<string, unknown>>(
+  base: Record<string, unknown>,
+  over: T
+): T & Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base }
+  for (const [k, v] of Object.entries(over)) if (v !== undefined) out[k] = v
+  return out as T & Record<string, unknown>
+}
+
+/** Plain JSON data: drops undefined, functions, class instances become objects. */
+function plain<T>(v: T): T {
+  return JSON.parse(JSON.stringify(v)) as T
+}
+
+const isLink = (r: Resource) => r === 'agentDocuments' || r === 'agentTools'
+
+/** Lists a change touches: the full list, and for links the agent's own list. */
+function scopesFor(resource: Resource, item: Record<string, unknown> | null): string[] {
+  const scopes = ['all']
+  if (isLink(resource) && item && typeof item.agentId === 'string') scopes.push(`agent:${item.agentId}`)
+  return scopes
+}
+
+export interface DataDeps {
+  session: SessionManager
+  connectivity: ConnectivityMonitor
+  emit: <E extends EventName>(event: E, payload: IpcEvents[E]) => void
+  log: (message: string, err?: unknown) => void
+}
+
+export interface QueuedInput {
+  args: unknown
+  tempId?: string
+}
+
+/** One write as it runs online (now, or when the outbox replays it). */
+export interface WriteOp {
+  resource: Resource
+  kind: 'create' | 'update' | 'delete'
+  /** What the user sees in the outbox. */
+  label(s: ActiveSession): string
+  /** The API call plus the cache update; returns the result data (and the real id of a create). */
+  online(s: ActiveSession, tempId: string | undefined): Promise<{ data: unknown; realId?: string }>
+  /** The change applied to the cache while it waits in the outbox. */
+  optimistic(s: ActiveSession, tempId: string | undefined): unknown
+  /** Ids this change refers to (a pending local id means it must wait behind its create). */
+  refs: string[]
+}
+
+export class DataService {
+  private replaying: Promise<void> | null = null
+  private again = false
+  private stopped = false
+
+  constructor(
+    private readonly deps: DataDeps,
+    private readonly buildOp: (channel: string, args: unknown) => WriteOp
+  ) {}
+
+  // ------------------------------------------------------------------------------------------
+  // Cache helpers
+  // ------------------------------------------------------------------------------------------
+
+  cachedItem<T extends Item>(s: ActiveSession, resource: Resource, id: string): T | null {
+    const hit = s.cache.getItem(resource, id)
+    return hit ? (hit.value as T) : null
+  }
+
+  cachedName(s: ActiveSession, resource: Resource, id: string, field = 'name'): string {
+    const item = this.cachedItem(s, resource, id)
+    const v = item ? item[field] : undefined
+    return typeof v === 'string' && v ? v : id
+  }
+
+  /** Puts an item in the cache (merged with what is known) and in the lists that hold it. */
+  putItem<T extends Item>(
+    s: ActiveSession,
+    resource: Resource,
+    item: T,
+    syncedAt: string | null,
+    opts: { prepend?: boolean; replaceId?: string } = {}
+  ): T {
+    const merged = s.cache.putItem(resource, item, syncedAt) as T
+    for (const scope of scopesFor(resource, merged)) {
+      const list = s.cache.getList(resource, scope)
+      if (!list) continue
+      const items = [...(list.value as Item[])]
+      const target = opts.replaceId ?? merged.id
+      const idx = items.findIndex((i) => i.id === target)
+      if (idx >= 0) items[idx] = merged
+      else if (opts.prepend) items.unshift(merged)
+      else continue
+      s.cache.putList(resource, scope, items, list.syncedAt)
+    }
+    return merged
+  }
+
+  removeItem(s: ActiveSession, resource: Resource, id: string): void {
+    const cached = this.cachedItem(s, resource, id)
+    s.cache.removeItem(resource, id)
+    const scopes = new Set(scopesFor(resource, cached))
+    for (const scope of scopes) {
+      const list = s.cache.getList(resource, scope)
+      if (!list) continue
+      const items = (list.value as Item[]).filter((i) => i.id !== id)
+      if (items.length !== list.value.length) s.cache.putList(resource, scope, items, list.syncedAt)
+    }
+  }
+
+  private synced(s: ActiveSession, at: string): void {
+    s.cache.setMeta('lastSyncedAt', at)
+    this.deps.connectivity.markOnline(at)
+    if (this.hasPending(s)) void this.replay()
+  }
+
+  private offline(err: AppError): void {
+    this.deps.connectivity.markOffline(err.message)
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Reads
+  // ------------------------------------------------------------------------------------------
+
+  async readList<T extends Item>(
+    s: ActiveSession,
+    resource: Resource,
+    scope: string,
+    fetch: () => Promise<T[]>,
+    opts: { cacheOnly?: boolean | undefined; filter?: (item: T) => boolean; view?: (item: T) => T } = {}
+  ): Promise<Read<T[]>> {
+    const filter = opts.filter ?? (() => true)
+    const fromCache = (offline: boolean): Read<T[]> | null => {
+      const hit = s.cache.getList(resource, scope)
+      if (hit) return { data: hit.value as T[], source: 'cache', syncedAt: hit.syncedAt, offline }
+      return null
+    }
+    const catalogue = (offline: boolean): Read<T[]> => ({
+      data: (s.cache.catalogue(resource) as T[]).filter(filter),
+      source: 'cache',
+      syncedAt: null,
+      offline,
+      catalogue: true
+    })
+    if (opts.cacheOnly) {
+      const online = this.deps.connectivity.get().online
+      return fromCache(!online) ?? { data: [], source: 'cache', syncedAt: null, offline: !online }
+    }
+    let items: T[]
+    try {
+      items = await fetch()
+    } catch (e) {
+      if (!AppError.is(e)) throw e
+      if (e.kind === 'not_offered') return catalogue(!this.deps.connectivity.get().online)
+      if (isConnectivityError(e)) {
+        this.offline(e)
+        const cached = fromCache(true)
+        if (cached) return cached
+        const cat = catalogue(true)
+        if (cat.data.length > 0) return cat
+      }
+      throw e
+    }
+    const at = now()
+    const view = opts.view ?? ((x: T) => x)
+    const merged = items.map((i) => s.cache.putItem(resource, view(i), at) as T)
+    // Items the server does not know yet (waiting in the outbox) stay visible.
+    const known = new Set(merged.map((i) => i.id))
+    const previous = s.cache.getList(resource, scope)
+    const pending = previous ? (previous.value as T[]).filter((i) => isLocalId(i.id) && !known.has(i.id)) : []
+    const data = [...pending, ...merged]
+    s.cache.putList(resource, scope, data, at)
+    this.synced(s, at)
+    return { data, source: 'network', syncedAt: at, offline: false }
+  }
+
+  async readItem<T extends Item>(
+    s: ActiveSession,
+    resource: Resource,
+    id: string,
+    fetch: () => Promise<T>,
+    opts: { cacheOnly?: boolean | undefined; view?: (item: T) => T } = {}
+  ): Promise<Read<T>> {
+    const fromCache = (offline: boolean): Read<T> | null => {
+      const hit = s.cache.getItem(resource, id)
+      return hit ? { data: hit.value as T, source: 'cache', syncedAt: hit.syncedAt, offline } : null
+    }
+    const notCached = () =>
+      new AppError({ kind: 'not_found', message: 'Not in the local copy yet', code: 'not_cached' })
+    if (opts.cacheOnly || isLocalId(id)) {
+      const online = this.deps.connectivity.get().online
+      const hit = fromCache(!online)
+      if (hit) return hit
+      throw notCached()
+    }
+    let item: T
+    try {
+      item = await fetch()
+    } catch (e) {
+      if (!AppError.is(e)) throw e
+      if (e.kind === 'not_found') this.removeItem(s, resource, id)
+      if (isConnectivityError(e)) {
+        this.offline(e)
+        const hit = fromCache(true)
+        if (hit) return hit
+      }
+      throw e
+    }
+    const at = now()
+    const view = opts.view ?? ((x: T) => x)
+    const merged = this.putItem(s, resource, view(item), at)
+    this.synced(s, at)
+    return { data: merged, source: 'network', syncedAt: at, offline: false }
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Writes
+  // ------------------------------------------------------------------------------------------
+
+  private hasPending(s: ActiveSession): boolean {
+    return s.outbox.list().some((e: OutboxEntry) => e.status === 'pending')
+  }
+
+  private pendingLocalRef(s: ActiveSession, op: WriteOp): boolean {
+    if (!op.refs.some(isLocalId)) return false
+    return s.outbox.list().length > 0
+  }
+
+  async write<T>(s: ActiveSession, channel: string, args: unknown): Promise<Write<T>> {
+    const op = this.buildOp(channel, args)
+    const mustQueue = !this.deps.connectivity.get().online || this.pendingLocalRef(s, op)
+    if (!mustQueue) {
+      try {
+        const { data } = await op.online(s, undefined)
+        this.deps.connectivity.markOnline()
+        this.deps.emit('data.changed', { resource: op.resource })
+        return { status: 'done', data: plain(data) as T }
+      } catch (e) {
+        if (!AppError.is(e) || !isConnectivityError(e)) throw e
+        this.offline(e)
+      }
+    }
+    return this.queue<T>(s, channel, args, op)
+  }
+
+  private queue<T>(s: ActiveSession, channel: string, args: unknown, op: WriteOp): Write<T> {
+    const tempId = op.kind === 'create' ? `${LOCAL_ID_PREFIX}${randomUUID()}` : undefined
+    const label = op.label(s)
+    const data = op.optimistic(s, tempId)
+    const input: QueuedInput = tempId ? { args, tempId } : { args }
+    const entry = s.outbox.enqueue({ channel, label, input })
+    this.emitOutbox(s)
+    this.deps.emit('data.changed', { resource: op.resource })
+    if (this.deps.connectivity.get().online) void this.replay()
+    return { status: 'queued', data: plain(data) as T, outboxId: entry.id }
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Outbox
+  // ------------------------------------------------------------------------------------------
+
+  outboxList(s: ActiveSession): OutboxEntry[] {
+    return plain(s.outbox.list())
+  }
+
+  private emitOutbox(s: ActiveSession): void {
+    this.deps.emit('outbox.changed', this.outboxList(s))
+  }
+
+  /** Replays the outbox once (or joins the replay under way); runs again if more was queued meanwhile. */
+  replay(): Promise<void> {
+    if (this.stopped) return Promise.resolve()
+    if (this.replaying) {
+      this.again = true
+      return this.replaying
+    }
+    const run = async () => {
+      do {
+        this.again = false
+        await this.replayOnce()
+      } while (this.again && this.deps.connectivity.get().online)
+    }
+    this.replaying = run().finally(() => {
+      this.replaying = null
+    })
+    return this.replaying
+  }
+
+  private async replayOnce(): Promise<void> {
+    let s: ActiveSession
+    try {
+      s = await this.deps.session.acquire()
+    } catch {
+      return
+    }
+    const touched = new Set<Resource>()
+    try {
+      if (!this.hasPending(s)) return
+      const result = await replayOutbox(
+        s.outbox,
+        async (entry: OutboxEntry) => {
+          const input = (entry.input ?? {}) as QueuedInput
+          const op = this.buildOp(entry.channel, input.args)
+          touched.add(op.resource)
+          const res = await op.online(s, input.tempId)
+          if (input.tempId && res.realId) return { tempId: input.tempId, realId: res.realId }
+          return undefined
+        },
+        (e: unknown) => AppError.is(e) && isConnectivityError(e),
+        () => this.emitOutbox(s)
+      )
+      if (result.stoppedOffline) this.deps.connectivity.markOffline('The server cannot be reached')
+      else if (result.done > 0) this.deps.connectivity.markOnline()
+      this.emitOutbox(s)
+    } catch (e) {
+      this.deps.log('Outbox replay failed', e)
+    } finally {
+      this.deps.session.release(s)
+      for (const resource of touched) this.deps.emit('data.changed', { resource })
+    }
+  }
+
+  /** No more replays; waits for the one under way. */
+  async stop(): Promise<void> {
+    this.stopped = true
+    if (this.replaying) await this.replaying.catch(() => undefined)
+  }
+
+  async retry(s: ActiveSession, id: string): Promise<OutboxEntry[]> {
+    const entry = s.outbox.get(id)
+    if (!entry) throw new AppError({ kind: 'not_found', message: 'That queued change is no longer waiting' })
+    s.outbox.markPending(id)
+    this.emitOutbox(s)
+    await this.replay()
+    return this.outboxList(s)
+  }
+
+  discard(s: ActiveSession, id: string): OutboxEntry[] {
+    const entry = s.outbox.get(id)
+    if (!entry) throw new AppError({ kind: 'not_found', message: 'That queued change is no longer waiting' })
+    if (entry.status === 'replaying') {
+      throw new AppError({ kind: 'conflict', message: 'That change is being sent right now' })
+    }
+    s.outbox.remove(id)
+    const input = (entry.input ?? {}) as QueuedInput
+    try {
+      const op = this.buildOp(entry.channel, input.args)
+      // A create that never reached the server: its placeholder goes too.
+      if (input.tempId) this.removeItem(s, op.resource, input.tempId)
+      this.deps.emit('data.changed', { resource: op.resource })
+    } catch (e) {
+      this.deps.log('Could not undo a discarded change in the cache', e)
+    }
+    this.emitOutbox(s)
+    return this.outboxList(s)
+  }
+}
+
+export { agentToolKey }

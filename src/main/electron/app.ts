@@ -1,0 +1,131 @@
+/**
+ * Electron adapter: the app's life cycle and its one window, with every security decision taken
+ * from ../security (plain functions the tests assert).
+ */
+import { app, BrowserWindow, session, shell, type Session, type WebContents } from 'electron'
+import { createCore, type Core } from '../core'
+import { createKeychain } from '../keychain'
+import {
+  appUrlFor,
+  CONTENT_SECURITY_POLICY,
+  externalOpenDecision,
+  navigationDecision,
+  permissionDecision,
+  windowWebPreferences
+} from '../security'
+import { registerIpc } from './ipc'
+
+export interface AppPaths {
+  /** Built preload (CommonJS, sandboxed). */
+  preload: string
+  /** Built renderer index.html. */
+  rendererHtml: string
+  /** The renderer dev server in `electron-vite dev`. */
+  devServerUrl?: string | undefined
+}
+
+function openExternally(url: string): void {
+  const d = externalOpenDecision(url)
+  if (d.allow && d.url) void shell.openExternal(d.url)
+}
+
+/** Every web contents: no new windows, no navigation away, no webviews. */
+function hardenContents(contents: WebContents): void {
+  contents.setWindowOpenHandler(({ url }) => {
+    openExternally(url)
+    return { action: 'deny' }
+  })
+  contents.on('will-navigate', (event, url) => {
+    const d = navigationDecision(url)
+    if (!d.allow) {
+      event.preventDefault()
+      if (d.openExternal.allow && d.openExternal.url) void shell.openExternal(d.openExternal.url)
+    }
+  })
+  contents.on('will-redirect', (event, url) => {
+    if (!navigationDecision(url).allow) event.preventDefault()
+  })
+  contents.on('will-attach-webview', (event) => event.preventDefault())
+}
+
+function hardenSession(ses: Session): void {
+  ses.setPermissionRequestHandler((_wc, permission, callback) => callback(permissionDecision(permission)))
+  ses.setPermissionCheckHandler((_wc, permission) => permissionDecision(permission))
+  ses.webRequest.onHeadersReceived((details, callback) => {
+    const headers = { ...(details.responseHeaders ?? {}) }
+    for (const key of Object.keys(headers)) {
+      if (key.toLowerCase() === 'content-security-policy') delete headers[key]
+    }
+    headers['Content-Security-Policy'] = [CONTENT_SECURITY_POLICY]
+    callback({ responseHeaders: headers })
+  })
+}
+
+function createWindow(paths: AppPaths, appUrl: string): BrowserWindow {
+  const win = new BrowserWindow({
+    width: 1280,
+    height: 820,
+    minWidth: 880,
+    minHeight: 560,
+    show: false,
+    title: 'Agent Desk',
+    webPreferences: windowWebPreferences(paths.preload)
+  })
+  win.once('ready-to-show', () => win.show())
+  if (appUrl.startsWith('file:')) void win.loadFile(paths.rendererHtml)
+  else void win.loadURL(appUrl)
+  return win
+}
+
+export function startApp(paths: AppPaths): void {
+  if (!app.requestSingleInstanceLock()) {
+    app.quit()
+    return
+  }
+  let win: BrowserWindow | null = null
+  let core: Core | null = null
+  let unregister: (() => void) | null = null
+  let quitting = false
+
+  app.on('second-instance', () => {
+    if (!win || win.isDestroyed()) return
+    if (win.isMinimized()) win.restore()
+    win.focus()
+  })
+  app.on('web-contents-created', (_e, contents) => hardenContents(contents))
+
+  app.on('before-quit', (event) => {
+    if (quitting || !core) return
+    event.preventDefault()
+    quitting = true
+    const c = core
+    unregister?.()
+    void c
+      .dispose()
+      .catch((e: unknown) => console.error('[agent-desk] shutdown', e))
+      .finally(() => app.quit())
+  })
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit()
+  })
+
+  void app.whenReady().then(async () => {
+    const appUrl = appUrlFor(paths.rendererHtml, paths.devServerUrl)
+    hardenSession(session.defaultSession)
+    const keychain = await createKeychain('Agent Desk', {
+      onFallback: (reason) => console.warn(`[agent-desk] no system keychain: ${reason}`)
+    })
+    core = createCore({
+      userDataDir: app.getPath('userData'),
+      keychain,
+      mode: 'electron',
+      version: app.getVersion(),
+      openExternal: (url) => shell.openExternal(url)
+    })
+    unregister = registerIpc(core, appUrl)
+    win = createWindow(paths, appUrl)
+    app.on('activate', () => {
+      if (BrowserWindow.getAllWindows().length === 0) win = createWindow(paths, appUrl)
+    })
+  })
+}

@@ -1,0 +1,68 @@
+/** The Local workspace: the embedded service started in-process, surviving an app restart. */
+import { afterEach, describe, expect, it } from 'vitest'
+import { testCore, tempDir, type TestCore } from './testkit'
+
+const cores: TestCore[] = []
+afterEach(async () => {
+  while (cores.length) await cores.pop()?.core.dispose()
+})
+
+describe('Local workspace', () => {
+  it('starts the embedded service, works, and resumes after a restart', async () => {
+    const dir = tempDir()
+    const t = testCore({ userDataDir: dir })
+    cores.push(t)
+    const state = await t.call('session.startLocal')
+    expect(state.status).toBe('signedIn')
+    expect(state.profile).toMatchObject({ id: 'local', kind: 'local', name: 'Local workspace' })
+    expect(state.profile?.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    expect(state.user?.email).toBe('local@agent-desk.local')
+    expect(await t.keychain.get('session:local')).toBeTruthy()
+
+    const created = await t.call('agents.create', {
+      name: 'Local bot',
+      type: 'REACT',
+      llm: { provider: 'p', model: 'm' }
+    })
+    expect(created.status).toBe('done')
+    const docs = await t.call('documents.create', {
+      name: 'Notes',
+      type: 'TXT',
+      url: 'https://example.com/n.txt'
+    })
+    expect((await t.call('documents.list')).catalogue).toBeUndefined()
+    expect((await t.call('documents.list')).data.map((d) => d.id)).toContain(docs.data.id)
+    const list = await t.call('agents.list')
+    expect(list).toMatchObject({ source: 'network', offline: false })
+    expect(list.data.map((a) => a.name)).toEqual(['Local bot'])
+    // A second start re-uses the running service.
+    const again = await t.call('session.startLocal')
+    expect(again.profile?.baseUrl).toBe(state.profile?.baseUrl)
+
+    await t.core.dispose()
+    cores.pop()
+
+    // The app starts again on the same folder: signed in without a network call, then the
+    // service comes back (maybe on another port) before the first API call.
+    const t2 = testCore({ userDataDir: dir, keychain: t.keychain })
+    cores.push(t2)
+    const resumed = await t2.call('session.get')
+    expect(resumed).toMatchObject({ status: 'signedIn', profile: { id: 'local' } })
+    const cached = await t2.call('agents.list', { cacheOnly: true })
+    expect(cached.data.map((a) => a.name)).toEqual(['Local bot'])
+    const fresh = await t2.call('agents.list')
+    expect(fresh.source).toBe('network')
+    expect(fresh.data.map((a) => a.id)).toEqual([created.data.id])
+    const profiles = await t2.call('profiles.list')
+    expect(profiles[0]?.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+
+    // Sign out with clearCache removes the local copy; signing in again starts fresh.
+    const out = await t2.call('session.signOut', { clearCache: true })
+    expect(out.status).toBe('signedOut')
+    expect(await t2.keychain.get('session:local')).toBeNull()
+    await t2.call('session.startLocal')
+    const afterClear = await t2.call('agents.list', { cacheOnly: true })
+    expect(afterClear.data).toEqual([])
+    expect((await t2.call('agents.list')).data.map((a) => a.name)).toEqual(['Local bot'])
+  })
+})

@@ -1,0 +1,215 @@
+/**
+ * Server profiles and the small non-secret state around them, kept in `profiles.json` in the
+ * user-data folder (atomic write: temp file + rename). The built-in Local workspace profile is
+ * always there. Tokens are NOT here: they live in the keychain.
+ */
+import { randomUUID } from 'node:crypto'
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Capabilities, Capability, Profile, SessionUser } from '../shared/ipc'
+
+export const LOCAL_PROFILE_ID = 'local'
+export const LOCAL_PROFILE_NAME = 'Local workspace'
+
+export interface StoredUser extends SessionUser {
+  authMethod: 'password' | 'apiToken'
+  /** False when the server could not tell which user an API token belongs to. */
+  idKnown: boolean
+  /** Names the user's local store file: the user id, or a hash of the token when the id is unknown. */
+  storeKey: string
+}
+
+export interface ProfilesFile {
+  version: 1
+  profiles: Profile[]
+  /** The Local workspace's address while its service runs (the port changes between runs). */
+  localBaseUrl: string
+  /** The profile of the current (or last) session. */
+  activeProfileId: string | null
+  /** `user:<profileId>`: who is signed in on that profile. */
+  users: Record<string, StoredUser>
+  /** What each server was found to offer (decisions.md "Operations the document does not show"). */
+  capabilities: Record<string, Capabilities>
+}
+
+function emptyFile(): ProfilesFile {
+  return { version: 1, profiles: [], localBaseUrl: '', activeProfileId: null, users: {}, capabilities: {} }
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}
+
+function readProfile(v: unknown): Profile | null {
+  if (!isRecord(v)) return null
+  const { id, name, baseUrl } = v
+  if (typeof id !== 'string' || !id || id === LOCAL_PROFILE_ID) return null
+  if (typeof name !== 'string' || typeof baseUrl !== 'string') return null
+  return { id, name, baseUrl, kind: 'remote' }
+}
+
+function readUser(v: unknown): StoredUser | null {
+  if (!isRecord(v)) return null
+  const { id, email, name, authMethod, idKnown, storeKey } = v
+  if (typeof id !== 'string' || typeof email !== 'string' || typeof name !== 'string') return null
+  if (authMethod !== 'password' && authMethod !== 'apiToken') return null
+  const key = typeof storeKey === 'string' && storeKey ? storeKey : id
+  if (!key) return null
+  return { id, email, name, authMethod, idKnown: idKnown !== false, storeKey: key }
+}
+
+function readCapabilities(v: unknown): Capabilities {
+  const out: Capabilities = {}
+  if (!isRecord(v)) return out
+  for (const [k, c] of Object.entries(v)) {
+    if (c === 'offered' || c === 'not_offered' || c === 'unknown') out[k] = c
+  }
+  return out
+}
+
+/** Reads whatever is on disk; a missing or damaged file gives a fresh start (never a crash). */
+export function parseProfilesFile(text: string): ProfilesFile {
+  const out = emptyFile()
+  let raw: unknown
+  try {
+    raw = JSON.parse(text)
+  } catch {
+    return out
+  }
+  if (!isRecord(raw)) return out
+  if (Array.isArray(raw.profiles)) {
+    for (const p of raw.profiles) {
+      const prof = readProfile(p)
+      if (prof && !out.profiles.some((x) => x.id === prof.id)) out.profiles.push(prof)
+    }
+  }
+  if (typeof raw.localBaseUrl === 'string') out.localBaseUrl = raw.localBaseUrl
+  if (typeof raw.activeProfileId === 'string') out.activeProfileId = raw.activeProfileId
+  if (isRecord(raw.users)) {
+    for (const [k, u] of Object.entries(raw.users)) {
+      const user = readUser(u)
+      if (user) out.users[k] = user
+    }
+  }
+  if (isRecord(raw.capabilities)) {
+    for (const [k, c] of Object.entries(raw.capabilities)) out.capabilities[k] = readCapabilities(c)
+  }
+  return out
+}
+
+/** Base URL as typed, without trailing slashes (the API client adds `/api/v1/...`). */
+export function normalizeBaseUrl(url: string): string {
+  return url.trim().replace(/\/+$/, '')
+}
+
+export class ProfileStore {
+  readonly file: string
+  private data: ProfilesFile
+
+  constructor(readonly userDataDir: string) {
+    this.file = join(userDataDir, 'profiles.json')
+    let text = ''
+    try {
+      text = readFileSync(this.file, 'utf8')
+    } catch {
+      text = ''
+    }
+    this.data = text ? parseProfilesFile(text) : emptyFile()
+  }
+
+  private save(): void {
+    mkdirSync(this.userDataDir, { recursive: true })
+    const tmp = `${this.file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`
+    try {
+      writeFileSync(tmp, JSON.stringify(this.data, null, 2), { encoding: 'utf8', mode: 0o600 })
+      renameSync(tmp, this.file)
+    } catch (e) {
+      rmSync(tmp, { force: true })
+      throw e
+    }
+  }
+
+  localProfile(): Profile {
+    return { id: LOCAL_PROFILE_ID, name: LOCAL_PROFILE_NAME, kind: 'local', baseUrl: this.data.localBaseUrl }
+  }
+
+  list(): Profile[] {
+    return [this.localProfile(), ...this.data.profiles.map((p) => ({ ...p }))]
+  }
+
+  get(id: string): Profile | null {
+    if (id === LOCAL_PROFILE_ID) return this.localProfile()
+    const p = this.data.profiles.find((x) => x.id === id)
+    return p ? { ...p } : null
+  }
+
+  /** Adds (no id) or updates (id) a remote profile. Returns null when the id is unknown. */
+  saveRemote(input: { id?: string | undefined; name: string; baseUrl: string }): Profile | null {
+    const baseUrl = normalizeBaseUrl(input.baseUrl)
+    if (input.id !== undefined) {
+      const p = this.data.profiles.find((x) => x.id === input.id)
+      if (!p) return null
+      if (p.baseUrl !== baseUrl) delete this.data.capabilities[p.id]
+      p.name = input.name
+      p.baseUrl = baseUrl
+      this.save()
+      return { ...p }
+    }
+    const profile: Profile = { id: `p-${randomUUID()}`, name: input.name, baseUrl, kind: 'remote' }
+    this.data.profiles.push(profile)
+    this.save()
+    return { ...profile }
+  }
+
+  remove(id: string): boolean {
+    const before = this.data.profiles.length
+    this.data.profiles = this.data.profiles.filter((p) => p.id !== id)
+    if (this.data.profiles.length === before) return false
+    delete this.data.users[id]
+    delete this.data.capabilities[id]
+    if (this.data.activeProfileId === id) this.data.activeProfileId = null
+    this.save()
+    return true
+  }
+
+  setLocalBaseUrl(url: string): void {
+    if (this.data.localBaseUrl === url) return
+    this.data.localBaseUrl = url
+    this.save()
+  }
+
+  activeProfileId(): string | null {
+    return this.data.activeProfileId
+  }
+
+  setActive(id: string | null, user: StoredUser | null): void {
+    this.data.activeProfileId = id
+    if (id !== null) {
+      if (user) this.data.users[id] = { ...user }
+      else delete this.data.users[id]
+    }
+    this.save()
+  }
+
+  user(profileId: string): StoredUser | null {
+    const u = this.data.users[profileId]
+    return u ? { ...u } : null
+  }
+
+  setUser(profileId: string, user: StoredUser | null): void {
+    if (user) this.data.users[profileId] = { ...user }
+    else delete this.data.users[profileId]
+    this.save()
+  }
+
+  capabilities(profileId: string): Capabilities {
+    return { ...(this.data.capabilities[profileId] ?? {}) }
+  }
+
+  setCapability(profileId: string, op: string, value: Capability): void {
+    const caps = (this.data.capabilities[profileId] ??= {})
+    if (caps[op] === value) return
+    caps[op] = value
+    this.save()
+  }
+}

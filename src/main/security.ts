@@ -1,0 +1,128 @@
+/**
+ * Every security decision of the Electron shell as plain functions (no electron import), so the
+ * tests can assert each one. The adapters in ./electron only wire them up.
+ */
+import { pathToFileURL } from 'node:url'
+import { dirname } from 'node:path'
+
+export interface SecureWebPreferences {
+  contextIsolation: true
+  sandbox: true
+  nodeIntegration: false
+  nodeIntegrationInWorker: false
+  nodeIntegrationInSubFrames: false
+  webSecurity: true
+  allowRunningInsecureContent: false
+  webviewTag: false
+  experimentalFeatures: false
+  spellcheck: true
+  preload: string
+}
+
+export function windowWebPreferences(preloadPath: string): SecureWebPreferences {
+  return {
+    contextIsolation: true,
+    sandbox: true,
+    nodeIntegration: false,
+    nodeIntegrationInWorker: false,
+    nodeIntegrationInSubFrames: false,
+    webSecurity: true,
+    allowRunningInsecureContent: false,
+    webviewTag: false,
+    experimentalFeatures: false,
+    spellcheck: true,
+    preload: preloadPath
+  }
+}
+
+/** The same policy as the meta tag in src/renderer/index.html, also sent as a response header. */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'"
+].join('; ')
+
+function parse(url: string | undefined | null): URL | null {
+  if (typeof url !== 'string' || url === '') return null
+  try {
+    return new URL(url)
+  } catch {
+    return null
+  }
+}
+
+/** The URL the app window loads: the built renderer file, or the dev server in development. */
+export function appUrlFor(rendererIndexHtml: string, devServerUrl?: string | null): string {
+  const dev = parse(devServerUrl)
+  if (dev && (dev.protocol === 'http:' || dev.protocol === 'https:')) return dev.href
+  return pathToFileURL(rendererIndexHtml).href
+}
+
+/**
+ * True when `url` is the app's own page: for a file:// app, a file under the renderer's folder;
+ * for the dev server, the same origin. Anything else (other files, other sites) is not the app.
+ */
+export function isAppUrl(url: string | undefined | null, appUrl: string): boolean {
+  const u = parse(url)
+  const app = parse(appUrl)
+  if (!u || !app) return false
+  if (app.protocol === 'file:') {
+    if (u.protocol !== 'file:' || u.host !== app.host) return false
+    const appDir = app.pathname.endsWith('/') ? app.pathname : dirname(app.pathname) + '/'
+    return u.pathname.startsWith(appDir)
+  }
+  if (app.protocol === 'http:' || app.protocol === 'https:') {
+    return u.origin === app.origin && u.username === '' && u.password === ''
+  }
+  return false
+}
+
+/** IPC is answered only for frames showing the app's own page. */
+export function isTrustedSender(frameUrl: string | undefined | null, appUrl: string): boolean {
+  return isAppUrl(frameUrl, appUrl)
+}
+
+export interface ExternalDecision {
+  allow: boolean
+  /** The normalised address to hand to the OS when allowed. */
+  url?: string
+  reason?: string
+}
+
+/** Only plain http(s) web addresses go to the system browser: no javascript:, file:, custom schemes, credentials. */
+export function externalOpenDecision(url: string | undefined | null): ExternalDecision {
+  if (typeof url !== 'string' || url.length > 4096) return { allow: false, reason: 'Not a web address' }
+  const u = parse(url.trim())
+  if (!u) return { allow: false, reason: 'Not a web address' }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+    return { allow: false, reason: `Addresses starting with "${u.protocol}" are not opened` }
+  }
+  if (u.username !== '' || u.password !== '') {
+    return { allow: false, reason: 'Addresses with a user name or password in them are not opened' }
+  }
+  if (u.hostname === '') return { allow: false, reason: 'Not a web address' }
+  return { allow: true, url: u.href }
+}
+
+export interface NavigationDecision {
+  /** In-app routing is hash-based: the window itself never navigates. */
+  allow: false
+  /** A web link the user followed opens in the system browser instead. */
+  openExternal: ExternalDecision
+}
+
+export function navigationDecision(url: string | undefined | null): NavigationDecision {
+  return { allow: false, openExternal: externalOpenDecision(url) }
+}
+
+/** No camera, microphone, notifications, geolocation, clipboard-read, …: the app needs none. */
+export function permissionDecision(_permission: string): boolean {
+  return false
+}

@@ -1,0 +1,543 @@
+/**
+ * The session: which profile and user are signed in, the token (kept in the keychain, held in
+ * memory here, never handed to the renderer), the API client and the per-profile+user store.
+ */
+import { createHash } from 'node:crypto'
+import { mkdirSync, rmSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { createApiClient, type ApiClient, type CapabilityStore } from './api/client'
+import { openProfileStore, profileStorePath } from './store'
+import { AppError } from '../shared/errors'
+import type { Capabilities, Connectivity, Profile, SessionState, SessionUser } from '../shared/ipc'
+import type { Keychain } from './keychain'
+import { LOCAL_PROFILE_ID, type ProfileStore, type StoredUser } from './profiles'
+import type { LocalWorkspace } from './localWorkspace'
+
+export type OpenedStore = ReturnType<typeof openProfileStore>
+
+export const SESSION_ENDED_MESSAGE = 'Your session ended. Sign in again to continue.'
+export const UNKNOWN_USER_MESSAGE =
+  'Agent Desk could not find out which user this API token belongs to (the server does not say), so it cannot do this. Sign in with your e-mail and password instead.'
+
+export const tokenAccount = (profileId: string) => `session:${profileId}`
+
+export function capabilityStoreFor(profiles: ProfileStore, profileId: string): CapabilityStore {
+  return {
+    get: (op) => profiles.capabilities(profileId)[op] ?? 'unknown',
+    set: (op, value) => profiles.setCapability(profileId, op, value),
+    all: (): Capabilities => profiles.capabilities(profileId)
+  }
+}
+
+export class ActiveSession {
+  client: ApiClient | null = null
+  clientBaseUrl = ''
+  /** Local workspace: a fresh token was issued in this run. */
+  localFresh = false
+  refs = 0
+  retired = false
+  clearOnClose = false
+  constructor(
+    readonly generation: number,
+    public profile: Profile,
+    public user: StoredUser,
+    public token: string | null,
+    readonly store: OpenedStore,
+    readonly storeFile: string
+  ) {}
+  get cache(): OpenedStore['cache'] {
+    return this.store.cache
+  }
+  get outbox(): OpenedStore['outbox'] {
+    return this.store.outbox
+  }
+}
+
+export interface SessionDeps {
+  userDataDir: string
+  keychain: Keychain
+  profiles: ProfileStore
+  local: LocalWorkspace
+  fetchTimeoutMs: number
+  /** The session changed (signed in/out, ended): the core emits 'session.changed'. */
+  onChange: () => void
+  /** A session opened: the core resets connectivity and may replay the outbox. */
+  onOpen: (s: ActiveSession) => void
+  onClose: () => void
+  connectivity: () => Connectivity
+  log: (message: string, err?: unknown) => void
+}
+
+interface Discovered {
+  id: string | null
+  email: string | null
+  name: string | null
+}
+
+function str(v: unknown): string | null {
+  return typeof v === 'string' && v !== '' ? v : null
+}
+
+function isConnectivity(e: AppError): boolean {
+  return e.kind === 'network' || e.kind === 'timeout' || (e.kind === 'server' && (e.status ?? 0) >= 502)
+}
+
+/**
+ * Which user a token belongs to: the API token list (matching the value), else the owner of any
+ * resource the token can list. Rejected credential and unreachable server are thrown.
+ */
+export async function discoverUser(client: ApiClient, token: string): Promise<Discovered> {
+  const out: Discovered = { id: null, email: null, name: null }
+  const rethrow = (e: unknown) => {
+    if (AppError.is(e) && (e.kind === 'unauthorized' || isConnectivity(e))) throw e
+    if (!AppError.is(e)) throw e
+  }
+  try {
+    const tokens = await client.apiTokens.list()
+    const mine = tokens.find((t) => t.token === token) ?? null
+    const candidate = mine ?? (tokens.length > 0 ? tokens[0] : null)
+    if (candidate) {
+      const user = (candidate.user ?? {}) as Record<string, unknown>
+      out.id = str(candidate.userId) ?? str(user.id)
+      out.email = str(user.email)
+      out.name = str(user.name)
+      if (out.id) return out
+    }
+  } catch (e) {
+    rethrow(e)
+  }
+  const lists: (() => Promise<{ userId?: string | undefined }[]>)[] = [
+    () => client.agents.list(),
+    () => client.documents.list(),
+    () => client.prompts.list(),
+    () => client.tags.list()
+  ]
+  for (const list of lists) {
+    try {
+      const items = await list()
+      const owner = items.map((i) => str(i.userId)).find((x) => x !== null)
+      if (owner) {
+        out.id = owner
+        return out
+      }
+    } catch (e) {
+      rethrow(e)
+    }
+  }
+  return out
+}
+
+function tokenStoreKey(token: string): string {
+  return `token-${createHash('sha256').update(token).digest('hex').slice(0, 24)}`
+}
+
+export class SessionManager {
+  private active: ActiveSession | null = null
+  private generation = 0
+  private lastProfileId: string | null = null
+  private endedReason: string | undefined
+  private initialized: Promise<void> | null = null
+
+  constructor(private readonly deps: SessionDeps) {}
+
+  // ------------------------------------------------------------------------------------------
+  // State
+  // ------------------------------------------------------------------------------------------
+
+  init(): Promise<void> {
+    if (!this.initialized) this.initialized = this.restore()
+    return this.initialized
+  }
+
+  private async restore(): Promise<void> {
+    const { profiles, keychain } = this.deps
+    const id = profiles.activeProfileId()
+    if (!id) return
+    this.lastProfileId = id
+    const profile = profiles.get(id)
+    const user = profiles.user(id)
+    if (!profile || !user) return
+    let token: string | null = null
+    try {
+      token = await keychain.get(tokenAccount(id))
+    } catch (e) {
+      this.deps.log('Could not read the keychain', e)
+    }
+    // The Local workspace needs no stored secret: a fresh token is issued when its service starts.
+    if (!token && profile.kind !== 'local') return
+    this.open(profile, user, token)
+  }
+
+  current(): ActiveSession | null {
+    return this.active
+  }
+
+  state(): SessionState {
+    const kc = this.deps.keychain
+    const s = this.active
+    const base = {
+      keychain: kc.kind,
+      connectivity: s ? this.deps.connectivity() : { online: true, lastSyncedAt: null }
+    }
+    const withMessage = kc.message !== undefined ? { keychainMessage: kc.message } : {}
+    if (!s) {
+      const profile = this.lastProfileId ? this.deps.profiles.get(this.lastProfileId) : null
+      const out: SessionState = {
+        status: 'signedOut',
+        profile,
+        user: null,
+        authMethod: null,
+        ...base,
+        ...withMessage
+      }
+      if (this.endedReason) out.endedReason = this.endedReason
+      return out
+    }
+    const profile = this.deps.profiles.get(s.profile.id) ?? s.profile
+    const user: SessionUser = s.user.idKnown
+      ? { id: s.user.id, email: s.user.email, name: s.user.name }
+      : { id: '', email: s.user.email, name: s.user.name }
+    return { status: 'signedIn', profile, user, authMethod: s.user.authMethod, ...base, ...withMessage }
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Leases: a handler holds the session while it works, so ending it never closes a store in use.
+  // ------------------------------------------------------------------------------------------
+
+  /** The signed-in session, ready for API calls (Local workspace started, client built). */
+  async acquire(): Promise<ActiveSession> {
+    await this.init()
+    const s = this.active
+    if (!s) throw new AppError({ kind: 'signed_out', message: 'Sign in to continue.' })
+    s.refs += 1
+    try {
+      await this.prepare(s)
+    } catch (e) {
+      this.release(s)
+      throw e
+    }
+    return s
+  }
+
+  release(s: ActiveSession): void {
+    s.refs = Math.max(0, s.refs - 1)
+    if (s.retired && s.refs === 0) this.closeStore(s)
+  }
+
+  /** The session's API client. */
+  client(s: ActiveSession): ApiClient {
+    if (!s.client) throw new AppError({ kind: 'internal', message: 'The session is not ready' })
+    return s.client
+  }
+
+  private async prepare(s: ActiveSession): Promise<void> {
+    if (s.profile.kind === 'local') {
+      await this.deps.local.ensure()
+      if (!s.localFresh) {
+        const { token, user } = await this.deps.local.session()
+        if (s.retired) return
+        s.token = token
+        s.localFresh = true
+        if (user.id !== s.user.id || user.name !== s.user.name) {
+          s.user = { ...s.user, id: user.id, email: user.email, name: user.name, idKnown: true }
+          this.deps.profiles.setUser(s.profile.id, s.user)
+        }
+        await this.saveToken(s.profile.id, token)
+      }
+      s.profile = this.deps.profiles.get(s.profile.id) ?? s.profile
+    }
+    if (!s.client || s.clientBaseUrl !== s.profile.baseUrl) {
+      const gen = s.generation
+      s.client = createApiClient({
+        baseUrl: s.profile.baseUrl,
+        getToken: () => (this.active && this.active.generation === gen ? this.active.token : null),
+        capabilities: capabilityStoreFor(this.deps.profiles, s.profile.id),
+        timeoutMs: this.deps.fetchTimeoutMs,
+        onUnauthorized: () => {
+          void this.end(gen, SESSION_ENDED_MESSAGE)
+        }
+      })
+      s.clientBaseUrl = s.profile.baseUrl
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Sign-in, sign-out
+  // ------------------------------------------------------------------------------------------
+
+  private profileOrThrow(profileId: string): Profile {
+    const p = this.deps.profiles.get(profileId)
+    if (!p) {
+      throw new AppError({
+        kind: 'validation',
+        message: 'Choose a server: that profile no longer exists.',
+        fields: [{ field: 'profileId', message: 'Unknown server profile' }]
+      })
+    }
+    return p
+  }
+
+  private async serverUrl(profile: Profile): Promise<string> {
+    if (profile.kind === 'local') return (await this.deps.local.ensure()).url
+    return profile.baseUrl
+  }
+
+  private tempClient(profile: Profile, baseUrl: string, token: string | null): ApiClient {
+    return createApiClient({
+      baseUrl,
+      getToken: () => token,
+      capabilities: capabilityStoreFor(this.deps.profiles, profile.id),
+      timeoutMs: this.deps.fetchTimeoutMs
+    })
+  }
+
+  async startLocal(): Promise<SessionState> {
+    await this.init()
+    const profile = this.deps.profiles.localProfile()
+    const { token, user } = await this.deps.local.session()
+    const stored: StoredUser = { ...user, authMethod: 'password', idKnown: true, storeKey: user.id }
+    await this.begin(this.deps.profiles.get(profile.id) ?? profile, stored, token)
+    if (this.active) this.active.localFresh = true
+    return this.state()
+  }
+
+  async signIn(profileId: string, email: string, password: string): Promise<SessionState> {
+    await this.init()
+    const profile = this.profileOrThrow(profileId)
+    if (profile.kind === 'local') return this.startLocal()
+    const client = this.tempClient(profile, profile.baseUrl, null)
+    const res = await client.signIn({ email, password })
+    const user = await this.userFor(profile, res.token, res.user ?? null, email, 'password')
+    await this.begin(profile, user, res.token)
+    return this.state()
+  }
+
+  async signUp(profileId: string, email: string, password: string, name: string): Promise<SessionState> {
+    await this.init()
+    const profile = this.profileOrThrow(profileId)
+    if (profile.kind === 'local') return this.startLocal()
+    const client = this.tempClient(profile, profile.baseUrl, null)
+    const res = await client.signUp({ email, password, name })
+    let token = res.token ?? null
+    let user = res.user ?? null
+    if (!token) {
+      const signedIn = await client.signIn({ email, password })
+      token = signedIn.token
+      user = signedIn.user ?? user
+    }
+    const stored = await this.userFor(profile, token, user, email, 'password', name)
+    await this.begin(profile, stored, token)
+    return this.state()
+  }
+
+  async signInWithToken(profileId: string, token: string): Promise<SessionState> {
+    await this.init()
+    const profile = this.profileOrThrow(profileId)
+    const baseUrl = await this.serverUrl(profile)
+    const stored = await this.userFor(profile, token, null, null, 'apiToken', null, baseUrl)
+    await this.begin(profile, stored, token)
+    if (profile.kind === 'local' && this.active) this.active.localFresh = true
+    return this.state()
+  }
+
+  private async userFor(
+    profile: Profile,
+    token: string,
+    user: { id: string; email?: string | undefined; name?: string | undefined } | null,
+    email: string | null,
+    authMethod: 'password' | 'apiToken',
+    name: string | null = null,
+    baseUrl = profile.baseUrl
+  ): Promise<StoredUser> {
+    if (user && user.id) {
+      return {
+        id: user.id,
+        email: str(user.email) ?? email ?? '',
+        name: str(user.name) ?? name ?? (email ? (email.split('@')[0] ?? email) : 'User'),
+        authMethod,
+        idKnown: true,
+        storeKey: user.id
+      }
+    }
+    let found: Discovered
+    try {
+      found = await discoverUser(this.tempClient(profile, baseUrl, token), token)
+    } catch (e) {
+      if (AppError.is(e) && e.kind === 'unauthorized' && authMethod === 'apiToken') {
+        throw new AppError({
+          kind: 'unauthorized',
+          message: 'The server did not accept this API token.',
+          fields: [{ field: 'token', message: 'Not accepted by the server' }]
+        })
+      }
+      throw e
+    }
+    const finalEmail = found.email ?? email ?? ''
+    const finalName =
+      found.name ??
+      name ??
+      (finalEmail
+        ? (finalEmail.split('@')[0] ?? finalEmail)
+        : authMethod === 'apiToken'
+          ? 'API token user'
+          : 'User')
+    if (found.id) {
+      return {
+        id: found.id,
+        email: finalEmail,
+        name: finalName,
+        authMethod,
+        idKnown: true,
+        storeKey: found.id
+      }
+    }
+    return {
+      id: '',
+      email: finalEmail,
+      name: finalName,
+      authMethod,
+      idKnown: false,
+      storeKey: tokenStoreKey(token)
+    }
+  }
+
+  /** The session user's id, finding it now if the token did not tell at sign-in. */
+  async requireUserId(s: ActiveSession): Promise<string> {
+    if (s.user.idKnown && s.user.id) return s.user.id
+    const token = s.token
+    if (token && s.client) {
+      const found = await discoverUser(s.client, token)
+      if (found.id) {
+        s.user = {
+          ...s.user,
+          id: found.id,
+          idKnown: true,
+          email: s.user.email || found.email || '',
+          name: found.name ?? s.user.name
+        }
+        this.deps.profiles.setUser(s.profile.id, s.user)
+        this.deps.onChange()
+        return found.id
+      }
+    }
+    throw new AppError({ kind: 'forbidden', message: UNKNOWN_USER_MESSAGE, code: 'user_unknown' })
+  }
+
+  private async saveToken(profileId: string, token: string): Promise<void> {
+    try {
+      await this.deps.keychain.set(tokenAccount(profileId), token)
+    } catch (e) {
+      this.deps.log('Could not store the session token in the keychain', e)
+      throw new AppError({
+        kind: 'keychain',
+        message: 'The system keychain refused to store your session. Unlock the keychain and try again.'
+      })
+    }
+  }
+
+  private async begin(profile: Profile, user: StoredUser, token: string): Promise<void> {
+    await this.saveToken(profile.id, token)
+    const previous = this.active
+    if (previous) {
+      if (previous.profile.id !== profile.id) {
+        await this.deleteToken(previous.profile.id)
+        this.deps.profiles.setUser(previous.profile.id, null)
+      }
+      this.retire(previous, false)
+    }
+    this.deps.profiles.setActive(profile.id, user)
+    this.endedReason = undefined
+    this.open(profile, user, token)
+    this.deps.onChange()
+  }
+
+  private open(profile: Profile, user: StoredUser, token: string | null): void {
+    const file = profileStorePath(this.deps.userDataDir, profile.id, user.storeKey)
+    mkdirSync(dirname(file), { recursive: true })
+    const store = openProfileStore(file)
+    this.generation += 1
+    const s = new ActiveSession(this.generation, profile, user, token, store, file)
+    this.active = s
+    this.lastProfileId = profile.id
+    this.deps.onOpen(s)
+  }
+
+  private async deleteToken(profileId: string): Promise<void> {
+    try {
+      await this.deps.keychain.delete(tokenAccount(profileId))
+    } catch (e) {
+      this.deps.log('Could not remove the session token from the keychain', e)
+    }
+  }
+
+  private retire(s: ActiveSession, clearCache: boolean): void {
+    s.retired = true
+    s.clearOnClose = s.clearOnClose || clearCache
+    if (this.active === s) {
+      this.active = null
+      this.deps.onClose()
+    }
+    if (s.refs === 0) this.closeStore(s)
+  }
+
+  private closeStore(s: ActiveSession): void {
+    try {
+      s.store.close()
+    } catch (e) {
+      this.deps.log('Could not close the local store', e)
+    }
+    if (s.clearOnClose) {
+      for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(s.storeFile + suffix, { force: true })
+    }
+  }
+
+  async signOut(clearCache: boolean): Promise<SessionState> {
+    await this.init()
+    const s = this.active
+    if (!s) {
+      this.endedReason = undefined
+      return this.state()
+    }
+    await this.deleteToken(s.profile.id)
+    this.deps.profiles.setUser(s.profile.id, null)
+    this.endedReason = undefined
+    this.retire(s, clearCache)
+    this.deps.onChange()
+    return this.state()
+  }
+
+  /** The server rejected the credential: forget the token, keep everything else. */
+  async end(generation: number, reason: string): Promise<void> {
+    const s = this.active
+    if (!s || s.generation !== generation) return
+    this.endedReason = reason
+    this.retire(s, false)
+    this.deps.profiles.setUser(s.profile.id, null)
+    this.deps.onChange()
+    await this.deleteToken(s.profile.id)
+  }
+
+  /** A profile was removed: end its session if it is the current one. */
+  async forgetProfile(profileId: string): Promise<void> {
+    await this.deleteToken(profileId)
+    if (this.active?.profile.id === profileId) {
+      this.retire(this.active, false)
+      this.deps.onChange()
+    }
+    if (this.lastProfileId === profileId) this.lastProfileId = null
+  }
+
+  /** The profile's address changed: the next call builds a new client. */
+  profileUpdated(profile: Profile): void {
+    if (this.active?.profile.id === profile.id) this.active.profile = profile
+  }
+
+  async dispose(): Promise<void> {
+    const s = this.active
+    if (s) {
+      s.retired = true
+      this.active = null
+      this.closeStore(s)
+    }
+  }
+}

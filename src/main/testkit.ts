@@ -1,0 +1,83 @@
+/**
+ * Helpers for the main-process tests (not a test file): a core on a temp user-data folder and
+ * small typed wrappers around `core.invoke`.
+ */
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { AppErrorData } from '../shared/errors'
+import type { ChannelInput, ChannelResult, Channel, EventName } from '../shared/ipc'
+import { createCore, type Core, type CoreOptions } from './core'
+import { memoryKeychain, type Keychain } from './keychain'
+
+export function tempDir(prefix = 'agent-desk-main-'): string {
+  return mkdtempSync(join(tmpdir(), prefix))
+}
+
+export interface TestCore {
+  core: Core
+  keychain: Keychain
+  userDataDir: string
+  events: { event: EventName; payload: unknown }[]
+  opened: string[]
+  call<C extends Channel>(channel: C, input?: ChannelInput<C>): Promise<ChannelResult<C>>
+  fail<C extends Channel>(channel: C, input?: unknown): Promise<AppErrorData>
+  /** Every answer so far, as JSON text (to scan for secrets). */
+  transcript: string[]
+}
+
+export function testCore(
+  opts: Partial<CoreOptions> & { userDataDir?: string; keychain?: Keychain } = {}
+): TestCore {
+  const userDataDir = opts.userDataDir ?? tempDir()
+  const keychain = opts.keychain ?? memoryKeychain()
+  const opened: string[] = []
+  const core = createCore({
+    mode: 'harness',
+    version: '0.0.0-test',
+    fetchTimeoutMs: 3000,
+    probeIntervalMs: 200,
+    serviceScryptCost: 16,
+    openExternal: async (url) => {
+      opened.push(url)
+    },
+    log: () => undefined,
+    ...opts,
+    userDataDir,
+    keychain
+  })
+  const events: TestCore['events'] = []
+  const transcript: string[] = []
+  core.subscribe((event, payload) => {
+    events.push({ event, payload })
+    transcript.push(JSON.stringify(payload))
+  })
+  return {
+    core,
+    keychain,
+    userDataDir,
+    events,
+    opened,
+    transcript,
+    async call(channel, input) {
+      const r = await core.invoke(channel, input)
+      transcript.push(JSON.stringify(r))
+      if (!r.ok) throw new Error(`${channel} failed: ${r.error.kind}: ${r.error.message}`)
+      return r.value as ChannelResult<typeof channel>
+    },
+    async fail(channel, input) {
+      const r = await core.invoke(channel, input)
+      transcript.push(JSON.stringify(r))
+      if (r.ok) throw new Error(`${channel} was expected to fail but answered ${JSON.stringify(r.value)}`)
+      return r.error
+    }
+  }
+}
+
+export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const start = Date.now()
+  while (!(await check())) {
+    if (Date.now() - start > timeoutMs) throw new Error('Timed out waiting for a condition')
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
