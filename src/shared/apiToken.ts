@@ -21,7 +21,9 @@ export const ApiToken = tolerantObject({
 export type ApiToken = z.infer<typeof ApiToken>
 
 /** What the renderer gets for a listed/cached token: never the value, only a masked preview. */
-export type ApiTokenView = Omit<ApiToken, 'token'> & { tokenPreview: string | null }
+export type ApiTokenView = { [K in keyof ApiToken as K extends 'token' ? never : K]: ApiToken[K] } & {
+  tokenPreview: string | null
+}
 
 export function maskToken(token: string | undefined | null): string | null {
   if (!token) return null

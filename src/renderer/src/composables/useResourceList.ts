@@ -1,0 +1,114 @@
+import { onScopeDispose, getCurrentScope, ref, shallowRef, triggerRef, type Ref } from 'vue'
+import type { AppErrorData } from '../../../shared/errors'
+import type { Read } from '../../../shared/ipc'
+import { toAppError } from './useErrors'
+import { onSessionReset } from './sessionBus'
+
+export interface ResourceList<T extends { id: string }> {
+  items: Ref<T[]>
+  loading: Ref<boolean>
+  error: Ref<AppErrorData | null>
+  offline: Ref<boolean>
+  syncedAt: Ref<string | null>
+  catalogue: Ref<boolean>
+  loaded: Ref<boolean>
+  /** Stale-while-revalidate: the cache first (paints at once), then the network answer replaces it. */
+  load: () => Promise<void>
+  upsert: (item: T) => void
+  remove: (id: string) => void
+}
+
+/**
+ * A list of one resource with cache-first loading. Subscribes to `data.changed` for `resource`
+ * and reloads. Uses a shallowRef so 10,000 items are not made deeply reactive.
+ */
+export function useResourceList<T extends { id: string }>(opts: {
+  resource: string
+  list: (input?: { cacheOnly?: boolean }) => Promise<Read<T[]>>
+}): ResourceList<T> {
+  const items = shallowRef<T[]>([])
+  const loading = ref(false)
+  const error = shallowRef<AppErrorData | null>(null)
+  const offline = ref(false)
+  const syncedAt = ref<string | null>(null)
+  const catalogue = ref(false)
+  const loaded = ref(false)
+  let generation = 0
+
+  function apply(r: Read<T[]>): void {
+    items.value = Array.isArray(r.data) ? r.data : []
+    offline.value = !!r.offline
+    syncedAt.value = r.syncedAt ?? null
+    catalogue.value = !!r.catalogue
+    loaded.value = true
+  }
+
+  async function load(): Promise<void> {
+    const gen = ++generation
+    loading.value = true
+    error.value = null
+    try {
+      // 1. Cache: paint at once (ignore failures, the network read decides).
+      if (!loaded.value) {
+        try {
+          const cached = await opts.list({ cacheOnly: true })
+          if (gen === generation && !loaded.value && Array.isArray(cached.data) && cached.data.length > 0) {
+            apply(cached)
+          }
+        } catch {
+          /* the network read below reports */
+        }
+      }
+      // 2. Network (falls back to cache in main when offline).
+      const fresh = await opts.list()
+      if (gen === generation) apply(fresh)
+    } catch (e) {
+      if (gen === generation) {
+        error.value = toAppError(e)
+        loaded.value = true
+      }
+    } finally {
+      if (gen === generation) loading.value = false
+    }
+  }
+
+  function upsert(item: T): void {
+    const list = items.value
+    const i = list.findIndex((x) => x.id === item.id)
+    if (i >= 0) {
+      const next = list.slice()
+      next[i] = item
+      items.value = next
+    } else {
+      items.value = [item, ...list]
+    }
+    triggerRef(items)
+  }
+
+  function remove(id: string): void {
+    const next = items.value.filter((x) => x.id !== id)
+    if (next.length !== items.value.length) items.value = next
+  }
+
+  const api = typeof window !== 'undefined' ? window.agentDesk : undefined
+  if (api && typeof api.on === 'function') {
+    const off = api.on('data.changed', (p) => {
+      if (p && p.resource === opts.resource) void load()
+    })
+    if (getCurrentScope()) onScopeDispose(off)
+  }
+
+  const offReset = onSessionReset(() => {
+    generation++
+    items.value = []
+    loading.value = false
+    error.value = null
+    offline.value = false
+    syncedAt.value = null
+    catalogue.value = false
+    loaded.value = false
+  })
+  if (getCurrentScope()) onScopeDispose(offReset)
+
+  return { items, loading, error, offline, syncedAt, catalogue, loaded, load, upsert, remove }
+}

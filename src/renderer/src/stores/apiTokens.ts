@@ -1,0 +1,123 @@
+import { defineStore } from 'pinia'
+import { computed } from 'vue'
+import { maskToken, type ApiToken, type ApiTokenCreate, type ApiTokenView } from '../../../shared/apiToken'
+import type { Read, Write } from '../../../shared/ipc'
+import { useResourceList } from '../composables/useResourceList'
+
+function desk() {
+  return window.agentDesk
+}
+
+/** A token as the store keeps it: never the value, only a masked preview. */
+export interface TokenRow {
+  id: string
+  description: string
+  createdAt: string | null
+  tokenPreview: string | null
+}
+
+const str = (v: unknown): string | null =>
+  typeof v === 'string' ? v : typeof v === 'number' ? String(v) : null
+
+/** Normalises what main sends (ApiTokenView, tolerant) into a row. */
+export function toTokenRow(v: ApiTokenView): TokenRow {
+  return {
+    id: str(v.id) ?? '',
+    description: str(v.description) ?? '',
+    createdAt: str(v.createdAt),
+    tokenPreview: str(v.tokenPreview)
+  }
+}
+
+/** The row for a token the user just made (its value is not kept). */
+export function rowFromCreated(t: ApiToken): TokenRow {
+  return {
+    id: t.id,
+    description: t.description ?? '',
+    createdAt: t.createdAt ?? null,
+    tokenPreview: maskToken(t.token)
+  }
+}
+
+/**
+ * API tokens, fed only through `window.agentDesk.apiTokens`. The store holds masked previews only:
+ * `create` hands the new value back to its caller once, and `reveal` fetches it on demand.
+ */
+export const useApiTokensStore = defineStore('apiTokens', () => {
+  const list = useResourceList<TokenRow>({
+    resource: 'apiTokens',
+    list: async (input) => {
+      const r = await desk().apiTokens.list(input)
+      const data = Array.isArray(r.data) ? r.data.map(toTokenRow).filter((t) => t.id !== '') : []
+      return { ...r, data }
+    }
+  })
+
+  const byId = computed(() => {
+    const m = new Map<string, TokenRow>()
+    for (const t of list.items.value) m.set(t.id, t)
+    return m
+  })
+
+  function find(id: string): TokenRow | undefined {
+    return byId.value.get(id)
+  }
+
+  async function ensureLoaded(force = false): Promise<void> {
+    if (force || (!list.loaded.value && !list.loading.value)) await list.load()
+  }
+
+  async function get(id: string, cacheOnly = false): Promise<Read<TokenRow>> {
+    const r = await desk().apiTokens.get({ id, cacheOnly })
+    const row = toTokenRow(r.data)
+    if (row.id) list.upsert(row)
+    return { ...r, data: row }
+  }
+
+  /** Creates a token; the answer carries the value, which the caller shows once. */
+  async function create(input: ApiTokenCreate): Promise<Write<ApiToken>> {
+    const r = await desk().apiTokens.create(input)
+    if (r.data && r.data.id) list.upsert(rowFromCreated(r.data))
+    return r
+  }
+
+  async function reveal(id: string): Promise<string> {
+    const r = await desk().apiTokens.reveal({ id })
+    return r.token
+  }
+
+  async function remove(id: string): Promise<Write<null>> {
+    const before = find(id)
+    const index = list.items.value.findIndex((t) => t.id === id)
+    list.remove(id)
+    try {
+      return await desk().apiTokens.delete({ id })
+    } catch (e) {
+      if (before) {
+        const next = list.items.value.slice()
+        next.splice(Math.max(0, Math.min(index, next.length)), 0, before)
+        list.items.value = next
+      }
+      throw e
+    }
+  }
+
+  return {
+    items: list.items,
+    loading: list.loading,
+    error: list.error,
+    offline: list.offline,
+    syncedAt: list.syncedAt,
+    catalogue: list.catalogue,
+    loaded: list.loaded,
+    load: list.load,
+    upsert: list.upsert,
+    ensureLoaded,
+    find,
+    get,
+    create,
+    reveal,
+    remove,
+    delete: remove
+  }
+})
