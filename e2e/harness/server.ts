@@ -1,0 +1,153 @@
+/**
+ * The e2e web harness: serves the BUILT renderer (out/renderer) to Debian Chromium and hosts the
+ * same IPC table the Electron main registers (core.invoke), so Playwright drives the real renderer,
+ * the real main-process code, the real keychain and a real server.
+ *
+ * Security: binds to 127.0.0.1 only; every request must carry the per-run secret header (Playwright
+ * sets it with extraHTTPHeaders), and bridge calls must come from the harness's own origin.
+ */
+import { randomBytes } from 'node:crypto'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { readFile } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { extname, join, normalize, resolve } from 'node:path'
+import type { AddressInfo } from 'node:net'
+import { bridgeScript } from './bridge'
+import { createCore, type Core } from '../../src/main/core'
+import { createKeychain } from '../../src/main/keychain'
+import type { EventName } from '../../src/shared/ipc'
+
+export const SECRET_HEADER = 'x-agent-desk-harness'
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.json': 'application/json'
+}
+
+export interface HarnessOptions {
+  userDataDir: string
+  rendererDir?: string
+  version?: string
+}
+
+export interface Harness {
+  url: string
+  secret: string
+  /** The app's core as it runs now (replaced by restartApp). */
+  core(): Core
+  /** Quits the app core and starts it again on the same user-data dir, as a user restarting the app. */
+  restartApp(): Promise<void>
+  close(): Promise<void>
+}
+
+export async function startHarness(opts: HarnessOptions): Promise<Harness> {
+  const rendererDir = resolve(opts.rendererDir ?? join(process.cwd(), 'out/renderer'))
+  if (!existsSync(join(rendererDir, 'index.html'))) {
+    throw new Error(`No built renderer at ${rendererDir}: run "npm run build" first.`)
+  }
+  const secret = randomBytes(24).toString('base64url')
+  const keychain = await createKeychain()
+  const makeCore = () =>
+    createCore({
+      userDataDir: opts.userDataDir,
+      keychain,
+      mode: 'harness',
+      version: opts.version ?? '0.0.0-e2e',
+      openExternal: async () => undefined,
+      fetchTimeoutMs: 4000
+    })
+  let core = makeCore()
+  const streams = new Set<ServerResponse>()
+  const relay = (event: EventName, payload: unknown) => {
+    const line = `data: ${JSON.stringify({ event, payload })}\n\n`
+    for (const s of streams) s.write(line)
+  }
+  let unsubscribe = core.subscribe(relay)
+  const bridge = bridgeScript()
+  let origin = ''
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      res.writeHead(500, { 'content-type': 'text/plain' })
+      res.end(String(e))
+    })
+  })
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    if (req.headers[SECRET_HEADER] !== secret) {
+      res.writeHead(403, { 'content-type': 'text/plain' })
+      res.end('forbidden')
+      return
+    }
+    const url = new URL(req.url ?? '/', origin)
+    if (url.pathname === '/__bridge/bridge.js') {
+      res.writeHead(200, { 'content-type': TYPES['.js'], 'cache-control': 'no-store' })
+      res.end(bridge)
+      return
+    }
+    if (url.pathname === '/__bridge/events') {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' })
+      res.write(': connected\n\n')
+      streams.add(res)
+      req.on('close', () => streams.delete(res))
+      return
+    }
+    if (url.pathname === '/__bridge/invoke') {
+      // The IPC sender check: only the harness's own page may call.
+      if (req.method !== 'POST' || req.headers.origin !== origin) {
+        res.writeHead(403, { 'content-type': 'text/plain' })
+        res.end('untrusted sender')
+        return
+      }
+      const chunks: Buffer[] = []
+      for await (const c of req) chunks.push(c as Buffer)
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { channel: string; input?: unknown }
+      const reply = await core.invoke(body.channel, body.input)
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end(JSON.stringify(reply))
+      return
+    }
+    // Static files of the built renderer; index.html gets the bridge script first.
+    const rel = url.pathname === '/' ? '/index.html' : decodeURIComponent(url.pathname)
+    const file = normalize(join(rendererDir, rel))
+    if (!file.startsWith(rendererDir) || !existsSync(file)) {
+      res.writeHead(404, { 'content-type': 'text/plain' })
+      res.end('not found')
+      return
+    }
+    let content: Buffer | string = await readFile(file)
+    if (file.endsWith('index.html')) {
+      content = content.toString('utf8').replace('<head>', '<head>\n    <script src="/__bridge/bridge.js"></script>')
+    }
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' })
+    res.end(content)
+  }
+
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  const { port } = server.address() as AddressInfo
+  origin = `http://127.0.0.1:${port}`
+
+  return {
+    url: origin,
+    secret,
+    core: () => core,
+    async restartApp() {
+      unsubscribe()
+      await core.dispose()
+      core = makeCore()
+      unsubscribe = core.subscribe(relay)
+    },
+    async close() {
+      unsubscribe()
+      for (const s of streams) s.end()
+      server.closeAllConnections()
+      await new Promise<void>((r) => server.close(() => r()))
+      await core.dispose()
+    }
+  }
+}

@@ -1,0 +1,47 @@
+import { defineConfig } from '@playwright/test'
+import { electronBinary } from './support/electronBinary'
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const electron = electronBinary()
+if (!electron) {
+  console.log('[e2e] No Electron binary on this machine: running the specs through the web harness only.')
+}
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: '**/*.spec.ts',
+  outputDir: '../test-results',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [['list']] : [['list']],
+  use: {
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    actionTimeout: 10_000
+  },
+  projects: [
+    {
+      name: 'harness',
+      use: {
+        browserName: 'chromium',
+        launchOptions: {
+          executablePath: CHROMIUM,
+          args: [
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-dev-shm-usage',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+            '--no-first-run',
+            '--disable-quic'
+          ]
+        }
+      }
+    },
+    ...(electron ? [{ name: 'electron', metadata: { electron } }] : [])
+  ]
+})

@@ -1,0 +1,97 @@
+/**
+ * The `app` fixture: the real renderer driven by Playwright, either through the web harness
+ * (Debian Chromium + the same IPC table in this process) or, where an Electron binary exists,
+ * through Playwright's Electron launcher. Specs are written once against `app.page`.
+ */
+import { test as base, expect, _electron, type Page, type BrowserContext, type ElectronApplication } from '@playwright/test'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { SECRET_HEADER, startHarness, type Harness } from '../harness/server'
+import { startOriginServer, startRemoteService, type TestServer } from './servers'
+import { electronBinary } from './electronBinary'
+
+export interface AppHandle {
+  page: Page
+  mode: 'harness' | 'electron'
+  userDataDir: string
+  /** Quit the app and start it again on the same user data, returning the new page. */
+  restart(): Promise<Page>
+}
+
+
+async function launchElectron(bin: string, userDataDir: string): Promise<{ app: ElectronApplication; page: Page }> {
+  const app = await _electron.launch({
+    executablePath: bin,
+    args: [join(process.cwd(), 'out/main/index.js')],
+    env: { ...process.env, AGENT_DESK_USER_DATA: userDataDir } as Record<string, string>
+  })
+  return { app, page: await app.firstWindow() }
+}
+
+export const test = base.extend<{ app: AppHandle; remote: TestServer; origin: TestServer }>({
+  app: async ({ browser }, use, testInfo) => {
+    const userDataDir = await mkdtemp(join(tmpdir(), 'agent-desk-e2e-'))
+    if (testInfo.project.name === 'electron') {
+      const bin = electronBinary()
+      if (!bin) throw new Error('The electron project runs only where an Electron binary exists.')
+      let current = await launchElectron(bin, userDataDir)
+      const handle: AppHandle = {
+        page: current.page,
+        mode: 'electron',
+        userDataDir,
+        async restart() {
+          await current.app.close()
+          current = await launchElectron(bin, userDataDir)
+          handle.page = current.page
+          return current.page
+        }
+      }
+      await use(handle)
+      await current.app.close()
+    } else {
+      const harness: Harness = await startHarness({ userDataDir })
+      let context = null as BrowserContext | null
+      const open = async () => {
+        context = await browser.newContext({
+          baseURL: harness.url,
+          extraHTTPHeaders: { [SECRET_HEADER]: harness.secret },
+          viewport: { width: 1280, height: 800 }
+        })
+        const page = await context.newPage()
+        page.on('pageerror', (e) => console.log(`[renderer] ${e.message}`))
+        await page.goto('/')
+        return page
+      }
+      const handle: AppHandle = {
+        page: await open(),
+        mode: 'harness',
+        userDataDir,
+        async restart() {
+          await context?.close()
+          await harness.restartApp()
+          handle.page = await open()
+          return handle.page
+        }
+      }
+      await use(handle)
+      await context?.close()
+      await harness.close()
+    }
+    await rm(userDataDir, { recursive: true, force: true })
+  },
+
+  remote: async ({}, use) => {
+    const server = await startRemoteService()
+    await use(server)
+    await server.dispose()
+  },
+
+  origin: async ({}, use) => {
+    const server = await startOriginServer()
+    await use(server)
+    await server.dispose()
+  }
+})
+
+export { expect }
