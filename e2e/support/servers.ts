@@ -17,6 +17,8 @@ export interface TestServer {
   password: string
   /** Whether this server is the external one of test:remote. */
   external: boolean
+  /** A prompt that exists there (the document has no way to create or list prompts). */
+  promptId?: string
   stop(): Promise<void>
   start(): Promise<void>
   dispose(): Promise<void>
@@ -66,6 +68,7 @@ export async function startOriginServer(): Promise<TestServer> {
       email: process.env.AMS_EMAIL ?? '',
       password: process.env.AMS_PASSWORD ?? '',
       external: true,
+      ...(process.env.AMS_PROMPT_ID ? { promptId: process.env.AMS_PROMPT_ID } : {}),
       async stop() {
         throw new Error('An external server cannot be stopped by the tests.')
       },
@@ -79,6 +82,7 @@ export async function startOriginServer(): Promise<TestServer> {
     email: ORIGIN_DEFAULT_USER.email,
     password: ORIGIN_DEFAULT_USER.password,
     external: false,
+    ...(origin.promptIds[0] ? { promptId: origin.promptIds[0] } : {}),
     async stop() {
       origin.setMode('down')
     },
