@@ -12,7 +12,10 @@ test.beforeEach(async ({ app, origin }) => {
   await signInToServer(app.page, origin)
 })
 
-test('documents: create, view, rename, delete; the list is the local catalogue @remote', async ({ app, origin }) => {
+test('documents: create, view, rename, delete; the list is the local catalogue @remote', async ({
+  app,
+  origin
+}) => {
   const { page } = app
   const name = `Spec ${stamp()}`
   await tid(page, 'nav-documents').click()
@@ -47,7 +50,11 @@ test('agents and tags: create a coloured tag and a tagged agent, link a document
   await tagForm.getByTestId('field-color').fill('#c0f')
   await tagForm.getByTestId('field-color').blur()
   await tagForm.getByTestId('save-button').click()
-  await expect(tid(page, 'tag-row').filter({ hasText: `ops-${s}` }).getByTestId('tag-row-color')).toHaveText('#CC00FF')
+  await expect(
+    tid(page, 'tag-row')
+      .filter({ hasText: `ops-${s}` })
+      .getByTestId('tag-row-color')
+  ).toHaveText('#CC00FF')
 
   await page.evaluate(
     (n) => window.agentDesk.documents.create({ name: n, type: 'TXT', url: 'https://example.com/d.txt' }),
@@ -67,7 +74,10 @@ test('agents and tags: create a coloured tag and a tagged agent, link a document
   await expect(detail.getByTestId('agent-tags')).toContainText(`ops-${s}`)
 
   const row = tid(page, 'agent-row').filter({ hasText: `Agent ${s}` })
-  await tid(page, 'link-palette').getByTestId('palette-item').filter({ hasText: `Doc ${s}` }).dragTo(row)
+  await tid(page, 'link-palette')
+    .getByTestId('palette-item')
+    .filter({ hasText: `Doc ${s}` })
+    .dragTo(row)
   await row.click()
   await expect(detail.getByTestId('linked-document').filter({ hasText: `Doc ${s}` })).toBeVisible()
 
@@ -111,7 +121,12 @@ test('prompts: open by id and edit the template @remote', async ({ app, origin }
   await expect(detail.getByTestId('field-input_variables')).toContainText('audience')
   await detail.getByTestId('save-button').click()
   await expect
-    .poll(async () => page.evaluate(async (id) => (await window.agentDesk.prompts.get({ id })).data.template, origin.promptId ?? ''))
+    .poll(async () =>
+      page.evaluate(
+        async (id) => (await window.agentDesk.prompts.get({ id })).data.template,
+        origin.promptId ?? ''
+      )
+    )
     .toBe(template)
 })
 

@@ -17,7 +17,11 @@ test('browsing works offline after a restart and offline edits reach the server'
       llm: { provider: 'openai', model: 'gpt-4o' },
       tags: [tag.data.id]
     })
-    const doc = await window.agentDesk.documents.create({ name: 'Runbook', type: 'TXT', url: 'https://example.com/r.txt' })
+    const doc = await window.agentDesk.documents.create({
+      name: 'Runbook',
+      type: 'TXT',
+      url: 'https://example.com/r.txt'
+    })
     await window.agentDesk.agentDocuments.create({ agentId: agent.data.id, documentId: doc.data.id })
   })
   // Browse once online: the agent and its detail, the documents list.
@@ -58,7 +62,9 @@ test('browsing works offline after a restart and offline edits reach the server'
   await expect(tid(page, 'outbox-entry')).toHaveCount(0, { timeout: 20_000 })
   await expect(tid(page, 'offline-badge')).toHaveCount(0, { timeout: 20_000 })
 
-  const names = await page.evaluate(async () => (await window.agentDesk.documents.list()).data.map((d) => d.name))
+  const names = await page.evaluate(async () =>
+    (await window.agentDesk.documents.list()).data.map((d) => d.name)
+  )
   expect(names).toContain('Runbook (night)')
   // Straight from the server, not from the app's cache.
   const signIn = await fetch(`${remote.url}/api/v1/auth/sign-in`, {
@@ -67,7 +73,9 @@ test('browsing works offline after a restart and offline edits reach the server'
     body: JSON.stringify({ email: remote.email, password: remote.password })
   })
   const token = ((await signIn.json()) as { data: { token: string } }).data.token
-  const docs = await fetch(`${remote.url}/api/v1/documents`, { headers: { Authorization: `Bearer ${token}` } })
+  const docs = await fetch(`${remote.url}/api/v1/documents`, {
+    headers: { Authorization: `Bearer ${token}` }
+  })
   const body = (await docs.json()) as { data: { name: string }[] }
   expect(body.data.map((d) => d.name)).toContain('Runbook (night)')
 })

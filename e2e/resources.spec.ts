@@ -182,12 +182,20 @@ test('prompts: create with live variables, open by id, edit, delete', async ({ a
   await expect(detail.getByTestId('field-input_variables')).toContainText('friend')
   await expect(detail.getByTestId('prompt-mismatch')).toHaveCount(0)
   // …until they are edited by hand; then a mismatch is warned about.
-  await detail.getByTestId('field-input_variables').locator('.n-tag', { hasText: 'friend' }).locator('.n-tag__close').click()
+  await detail
+    .getByTestId('field-input_variables')
+    .locator('.n-tag', { hasText: 'friend' })
+    .locator('.n-tag__close')
+    .click()
   await expect(detail.getByTestId('prompt-mismatch')).toContainText('friend')
   await detail.getByTestId('use-detected-variables').click()
   await expect(detail.getByTestId('prompt-mismatch')).toHaveCount(0)
   await detail.getByTestId('save-button').click()
-  await expect.poll(async () => page.evaluate(async (pid) => (await window.agentDesk.prompts.get({ id: pid })).data.input_variables, id)).toEqual(['name', 'friend'])
+  await expect
+    .poll(async () =>
+      page.evaluate(async (pid) => (await window.agentDesk.prompts.get({ id: pid })).data.input_variables, id)
+    )
+    .toEqual(['name', 'friend'])
 
   await confirmDelete(page)
   await expect(tid(page, 'prompt-row').filter({ hasText: 'Greeting' })).toHaveCount(0)
@@ -218,8 +226,16 @@ test('API tokens: create, value masked, reveal, delete', async ({ app }) => {
 test('drag a document and a tool onto an agent to link them; keyboard alternative too', async ({ app }) => {
   const { page } = app
   await page.evaluate(async () => {
-    await window.agentDesk.agents.create({ name: 'Linker', type: 'CHATVENDOR', llm: { provider: 'openai', model: 'gpt-4o' } })
-    await window.agentDesk.documents.create({ name: 'Pricing sheet', type: 'CSV', url: 'https://example.com/p.csv' })
+    await window.agentDesk.agents.create({
+      name: 'Linker',
+      type: 'CHATVENDOR',
+      llm: { provider: 'openai', model: 'gpt-4o' }
+    })
+    await window.agentDesk.documents.create({
+      name: 'Pricing sheet',
+      type: 'CSV',
+      url: 'https://example.com/p.csv'
+    })
     await window.agentDesk.documents.create({ name: 'FAQ', type: 'URL', url: 'https://example.com/faq' })
     await window.agentDesk.tools.create({ name: 'Calculator', type: 'MATHENGINE_ALPHA' })
   })
@@ -256,8 +272,15 @@ test('drag a document and a tool onto an agent to link them; keyboard alternativ
 
   // The links are real on the server, and a document link opens in its own view.
   const agentId = await row.getAttribute('data-agent-id')
-  const links = await page.evaluate((id) => window.agentDesk.agentDocuments.list({ agentId: id ?? '' }), agentId)
+  const links = await page.evaluate(
+    (id) => window.agentDesk.agentDocuments.list({ agentId: id ?? '' }),
+    agentId
+  )
   expect(links.data).toHaveLength(2)
-  await detail.getByTestId('linked-document').filter({ hasText: 'Pricing sheet' }).getByTestId('linked-document-open').click()
+  await detail
+    .getByTestId('linked-document')
+    .filter({ hasText: 'Pricing sheet' })
+    .getByTestId('linked-document-open')
+    .click()
   await expect(tid(page, 'agent-document-detail')).toContainText('Pricing sheet')
 })

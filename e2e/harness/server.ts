@@ -91,7 +91,11 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
       return
     }
     if (url.pathname === '/__bridge/events') {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' })
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-store',
+        connection: 'keep-alive'
+      })
       res.write(': connected\n\n')
       streams.add(res)
       req.on('close', () => streams.delete(res))
@@ -122,7 +126,9 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
     }
     let content: Buffer | string = await readFile(file)
     if (file.endsWith('index.html')) {
-      content = content.toString('utf8').replace('<head>', '<head>\n    <script src="/__bridge/bridge.js"></script>')
+      content = content
+        .toString('utf8')
+        .replace('<head>', '<head>\n    <script src="/__bridge/bridge.js"></script>')
     }
     res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' })
     res.end(content)

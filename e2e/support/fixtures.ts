@@ -3,7 +3,14 @@
  * (Debian Chromium + the same IPC table in this process) or, where an Electron binary exists,
  * through Playwright's Electron launcher. Specs are written once against `app.page`.
  */
-import { test as base, expect, _electron, type Page, type BrowserContext, type ElectronApplication } from '@playwright/test'
+import {
+  test as base,
+  expect,
+  _electron,
+  type Page,
+  type BrowserContext,
+  type ElectronApplication
+} from '@playwright/test'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -19,8 +26,10 @@ export interface AppHandle {
   restart(): Promise<Page>
 }
 
-
-async function launchElectron(bin: string, userDataDir: string): Promise<{ app: ElectronApplication; page: Page }> {
+async function launchElectron(
+  bin: string,
+  userDataDir: string
+): Promise<{ app: ElectronApplication; page: Page }> {
   const app = await _electron.launch({
     executablePath: bin,
     args: [join(process.cwd(), 'out/main/index.js')],

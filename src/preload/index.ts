@@ -3,7 +3,15 @@
  * No generic "invoke anything": the channel list is fixed here at build time and main checks it again.
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron'
-import { CHANNELS, EVENT_NAMES, buildDeskApi, wireChannel, wireEvent, type Channel, type EventName } from '../shared/ipc'
+import {
+  CHANNELS,
+  EVENT_NAMES,
+  buildDeskApi,
+  wireChannel,
+  wireEvent,
+  type Channel,
+  type EventName
+} from '../shared/ipc'
 
 const api = buildDeskApi(
   CHANNELS,

@@ -35,7 +35,10 @@ export const Agent = tolerantObject({
   name: z.string(),
   type: z.string(),
   tags: z.array(Tag.nullable().catch(null)).transform((tags) => tags.filter((t): t is Tag => t !== null)),
-  llm: z.looseObject({ provider: z.string().optional().catch(undefined), model: z.string().optional().catch(undefined) }),
+  llm: z.looseObject({
+    provider: z.string().optional().catch(undefined),
+    model: z.string().optional().catch(undefined)
+  }),
   hasMemory: z.boolean(),
   AgentMemory: z.unknown(),
   createdAt: z.string(),

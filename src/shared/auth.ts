@@ -17,5 +17,8 @@ export const SignUpRequest = z.object({
 export type SignUpRequest = z.infer<typeof SignUpRequest>
 
 export const SignInResponseStrict = z.object({ token: z.string(), user: UserStrict })
-export const SignInResponse = z.looseObject({ token: z.string().min(1), user: User.optional().catch(undefined) })
+export const SignInResponse = z.looseObject({
+  token: z.string().min(1),
+  user: User.optional().catch(undefined)
+})
 export type SignInResponse = z.infer<typeof SignInResponse>

@@ -23,7 +23,14 @@ export function formatTimestamp(date: Date, micros = 0): string {
 
 export const DOCUMENT_TYPES = ['TXT', 'PDF', 'VIDEO', 'CSV', 'URL'] as const
 export const AGENT_TYPES = ['CHATVENDOR', 'REACT'] as const
-export const TOOL_TYPES = ['SEARCH', 'MATHENGINE_ALPHA', 'MODELHOST', 'AUTOMATION_NLA', 'AGENT', 'OPENAPI'] as const
+export const TOOL_TYPES = [
+  'SEARCH',
+  'MATHENGINE_ALPHA',
+  'MODELHOST',
+  'AUTOMATION_NLA',
+  'AGENT',
+  'OPENAPI'
+] as const
 
 export const DocumentType = z.enum(DOCUMENT_TYPES)
 export const AgentType = z.enum(AGENT_TYPES)

@@ -60,6 +60,8 @@ export function isConnectivityError(e: { kind: AppErrorKind; status?: number }):
 }
 
 /** Turns a zod-like issue list into field issues (`llm.model`, `tags.0`). */
-export function issuesToFields(issues: readonly { path: readonly PropertyKey[]; message: string }[]): FieldIssue[] {
+export function issuesToFields(
+  issues: readonly { path: readonly PropertyKey[]; message: string }[]
+): FieldIssue[] {
   return issues.map((i) => ({ field: i.path.map(String).join('.') || '(body)', message: i.message }))
 }

@@ -63,9 +63,7 @@ export interface Read<T> {
 }
 
 /** A change applied now, or queued in the outbox because the server cannot be reached. */
-export type Write<T> =
-  | { status: 'done'; data: T }
-  | { status: 'queued'; data: T; outboxId: string }
+export type Write<T> = { status: 'done'; data: T } | { status: 'queued'; data: T; outboxId: string }
 
 export type OutboxStatus = 'pending' | 'replaying' | 'failed'
 export interface OutboxEntry {
@@ -177,12 +175,16 @@ export const ipcContract = {
   'apiTokens.reveal': op<{ token: string }>()(ById),
   'apiTokens.delete': op<Write<null>>()(ById),
 
-  'agentDocuments.list': op<Read<AgentDocument[]>>()(z.object({ agentId: StrictId.optional(), cacheOnly: z.boolean().optional() }).optional()),
+  'agentDocuments.list': op<Read<AgentDocument[]>>()(
+    z.object({ agentId: StrictId.optional(), cacheOnly: z.boolean().optional() }).optional()
+  ),
   'agentDocuments.get': op<Read<AgentDocument>>()(GetInput),
   'agentDocuments.create': op<Write<AgentDocument>>()(AgentDocumentCreate),
   'agentDocuments.delete': op<Write<null>>()(ById),
 
-  'agentTools.list': op<Read<AgentTool[]>>()(z.object({ agentId: StrictId.optional(), cacheOnly: z.boolean().optional() }).optional()),
+  'agentTools.list': op<Read<AgentTool[]>>()(
+    z.object({ agentId: StrictId.optional(), cacheOnly: z.boolean().optional() }).optional()
+  ),
   'agentTools.create': op<Write<AgentTool>>()(AgentToolCreate),
   'agentTools.delete': op<Write<null>>()(ById),
 
@@ -215,7 +217,12 @@ export interface IpcEvents {
   'data.changed': { resource: string }
 }
 export type EventName = keyof IpcEvents
-export const EVENT_NAMES: EventName[] = ['session.changed', 'connectivity.changed', 'outbox.changed', 'data.changed']
+export const EVENT_NAMES: EventName[] = [
+  'session.changed',
+  'connectivity.changed',
+  'outbox.changed',
+  'data.changed'
+]
 export const wireEvent = (e: EventName) => `agent-desk-event:${e}`
 
 // ----------------------------------------------------------------------------------------------
@@ -254,8 +261,7 @@ export function buildDeskApi(
     const group = (api[ns] ??= {}) as Record<string, unknown>
     group[name] = async (input?: unknown) => {
       const reply = (await invoke(channel, input)) as
-        | { ok: true; value: unknown }
-        | { ok: false; error: { kind: string; message: string } }
+        { ok: true; value: unknown } | { ok: false; error: { kind: string; message: string } }
       if (reply.ok) return reply.value
       const err = new Error(reply.error.message) as Error & Record<string, unknown>
       err.name = 'AppError'

@@ -29,7 +29,8 @@ export function scanPlaceholders(template: string): PlaceholderScan {
       const inner = template.slice(i + 1, end)
       const field = inner.split(/[.[:!]/, 1)[0]?.trim() ?? ''
       if (inner.includes('{')) errors.push(`Nested "{" at position ${i + 1}`)
-      else if (field === '' || /^\d+$/.test(field)) errors.push(`Placeholder at position ${i + 1} needs a name`)
+      else if (field === '' || /^\d+$/.test(field))
+        errors.push(`Placeholder at position ${i + 1} needs a name`)
       else if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(field)) errors.push(`"${field}" is not a valid variable name`)
       else if (!variables.includes(field)) variables.push(field)
       i = end + 1
@@ -84,7 +85,11 @@ const Variables = z
   .max(200)
   .refine((v) => new Set(v).size === v.length, 'Each variable once')
 
-export const PromptCreate = z.object({ name: PromptName, template: Template, input_variables: Variables.optional() })
+export const PromptCreate = z.object({
+  name: PromptName,
+  template: Template,
+  input_variables: Variables.optional()
+})
 export type PromptCreate = z.input<typeof PromptCreate>
 export const PromptUpdate = z.object({
   name: PromptName.optional(),

@@ -10,7 +10,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AppError } from '../../shared/errors'
 import { Agent, Document, Tool } from '../../shared'
-import { ORIGIN_DEFAULT_USER, startOriginLikeServer, type OriginLikeServer } from '../testing/originLikeServer'
+import {
+  ORIGIN_DEFAULT_USER,
+  startOriginLikeServer,
+  type OriginLikeServer
+} from '../testing/originLikeServer'
 import { createApiClient, memoryCapabilityStore, type ApiClient } from './client'
 
 const external = process.env.AMS_BASE_URL
@@ -58,15 +62,25 @@ describe(`client contract against the ${target}`, () => {
   })
 
   it('refuses a wrong password with a readable message', async () => {
-    const other = createApiClient({ baseUrl: client.baseUrl, getToken: () => null, capabilities: memoryCapabilityStore() })
-    const err = await other.signIn({ email: 'nobody@example.com', password: 'wrong-password' }).catch((e: unknown) => e)
+    const other = createApiClient({
+      baseUrl: client.baseUrl,
+      getToken: () => null,
+      capabilities: memoryCapabilityStore()
+    })
+    const err = await other
+      .signIn({ email: 'nobody@example.com', password: 'wrong-password' })
+      .catch((e: unknown) => e)
     expect(err).toBeInstanceOf(AppError)
     expect(['unauthorized', 'validation', 'not_found']).toContain((err as AppError).kind)
     expect((err as AppError).message).not.toMatch(/[{}<>]/)
   })
 
   it('documents: create, get, rename, delete', async () => {
-    const doc = await client.documents.create({ name: `Remote doc ${stamp}`, type: 'URL', url: 'https://example.com/a' })
+    const doc = await client.documents.create({
+      name: `Remote doc ${stamp}`,
+      type: 'URL',
+      url: 'https://example.com/a'
+    })
     expect(Document.parse(doc).name).toBe(`Remote doc ${stamp}`)
     const got = await client.documents.get(doc.id)
     expect(got.id).toBe(doc.id)
@@ -101,7 +115,11 @@ describe(`client contract against the ${target}`, () => {
     expect((await client.agents.list()).some((a) => a.id === agent.id)).toBe(true)
     expect((await client.agents.get(agent.id)).id).toBe(agent.id)
 
-    const doc = await client.documents.create({ name: `Linked ${stamp}`, type: 'TXT', url: 'https://example.com/t.txt' })
+    const doc = await client.documents.create({
+      name: `Linked ${stamp}`,
+      type: 'TXT',
+      url: 'https://example.com/t.txt'
+    })
     const link = await client.agentDocuments.create({ agentId: agent.id, documentId: doc.id })
     expect(link.agentId).toBe(agent.id)
     expect((await client.agentDocuments.get(link.id)).documentId).toBe(doc.id)
@@ -113,7 +131,9 @@ describe(`client contract against the ${target}`, () => {
     } else {
       console.log('[remote] the server has no tools to link')
     }
-    const links = await offeredOr('agentDocuments.list', () => client.agentDocuments.list({ agentId: agent.id }))
+    const links = await offeredOr('agentDocuments.list', () =>
+      client.agentDocuments.list({ agentId: agent.id })
+    )
     if (links) expect(links.map((l) => l.documentId)).toContain(doc.id)
 
     expect(await client.agents.delete(agent.id)).toBeNull()
