@@ -26,6 +26,7 @@ describe('window web preferences', () => {
       webviewTag: false,
       experimentalFeatures: false,
       spellcheck: true,
+      disableBlinkFeatures: 'Auxclick',
       preload: '/app/out/preload/index.cjs'
     })
   })

@@ -16,6 +16,8 @@ export interface SecureWebPreferences {
   webviewTag: false
   experimentalFeatures: false
   spellcheck: true
+  /** Middle-click (auxclick) must not open links in new windows. */
+  disableBlinkFeatures: 'Auxclick'
   preload: string
 }
 
@@ -31,6 +33,7 @@ export function windowWebPreferences(preloadPath: string): SecureWebPreferences 
     webviewTag: false,
     experimentalFeatures: false,
     spellcheck: true,
+    disableBlinkFeatures: 'Auxclick',
     preload: preloadPath
   }
 }
