@@ -35,3 +35,49 @@ test('the session survives an app restart (token read back from the keychain)', 
   await expect(tid(page, 'nav-agents')).toBeVisible()
   await expect(tid(page, 'profile-name')).toContainText('Team server')
 })
+
+test('when the server rejects the credential, sign-in is asked for over the page and nothing typed is lost', async ({
+  app,
+  remote
+}) => {
+  const { page } = app
+  // An API token made on the server, used to sign in; deleting it on the server ends the session.
+  const api = async (path: string, init: RequestInit & { token?: string } = {}) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json' }
+    if (init.token) headers.Authorization = `Bearer ${init.token}`
+    const res = await fetch(`${remote.url}/api/v1${path}`, { ...init, headers })
+    return (await res.json()) as { data: Record<string, string> }
+  }
+  const session = (
+    await api('/auth/sign-in', { method: 'POST', body: JSON.stringify({ email: remote.email, password: remote.password }) })
+  ).data.token
+  const created = (
+    await api('/api-tokens', { method: 'POST', body: JSON.stringify({ description: 'desk' }), token: session })
+  ).data
+
+  await addProfile(page, 'Team server', remote)
+  await page.locator('.n-tabs-tab', { hasText: 'API token' }).click()
+  await tid(page, 'signin-token').fill(created.token ?? '')
+  await tid(page, 'signin-token-submit').click()
+  await expect(tid(page, 'nav-agents')).toBeVisible()
+
+  await tid(page, 'new-agent-button').click()
+  const form = tid(page, 'agent-form')
+  await form.getByTestId('field-name').fill('Typed before the session ended')
+  await form.getByTestId('field-llm-provider').fill('openai')
+  await form.getByTestId('field-llm-model').fill('gpt-4o')
+
+  await api(`/api-tokens/${created.id}`, { method: 'DELETE', token: session })
+  await form.getByTestId('save-button').click()
+
+  const modal = tid(page, 'signin-modal')
+  await expect(modal).toBeVisible()
+  await expect(modal.getByTestId('session-ended')).toBeVisible()
+  await modal.getByTestId('signin-email').fill(remote.email)
+  await modal.getByTestId('signin-password').fill(remote.password)
+  await modal.getByTestId('signin-submit').click()
+  await expect(modal).toBeHidden()
+  await expect(form.getByTestId('field-name')).toHaveValue('Typed before the session ended')
+  await form.getByTestId('save-button').click()
+  await expect(tid(page, 'agent-detail').getByTestId('agent-name')).toHaveText('Typed before the session ended')
+})
