@@ -49,10 +49,17 @@ test('when the server rejects the credential, sign-in is asked for over the page
     return (await res.json()) as { data: Record<string, string> }
   }
   const session = (
-    await api('/auth/sign-in', { method: 'POST', body: JSON.stringify({ email: remote.email, password: remote.password }) })
+    await api('/auth/sign-in', {
+      method: 'POST',
+      body: JSON.stringify({ email: remote.email, password: remote.password })
+    })
   ).data.token
   const created = (
-    await api('/api-tokens', { method: 'POST', body: JSON.stringify({ description: 'desk' }), token: session })
+    await api('/api-tokens', {
+      method: 'POST',
+      body: JSON.stringify({ description: 'desk' }),
+      token: session
+    })
   ).data
 
   await addProfile(page, 'Team server', remote)
@@ -79,5 +86,7 @@ test('when the server rejects the credential, sign-in is asked for over the page
   await expect(modal).toBeHidden()
   await expect(form.getByTestId('field-name')).toHaveValue('Typed before the session ended')
   await form.getByTestId('save-button').click()
-  await expect(tid(page, 'agent-detail').getByTestId('agent-name')).toHaveText('Typed before the session ended')
+  await expect(tid(page, 'agent-detail').getByTestId('agent-name')).toHaveText(
+    'Typed before the session ended'
+  )
 })
