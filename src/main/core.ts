@@ -50,6 +50,28 @@ export interface Core {
 /** The only answers that may carry a token value: the user asked for it explicitly. */
 const TOKEN_CHANNELS = new Set<string>(['apiTokens.create', 'apiTokens.reveal'])
 
+/** `value` with every occurrence of `secret` in its strings (deep) replaced by a mask; same value when none. */
+export function maskDeep(value: unknown, secret: string): unknown {
+  if (typeof value === 'string') return value.includes(secret) ? value.split(secret).join('••••') : value
+  if (typeof value !== 'object' || value === null) return value
+  if (Array.isArray(value)) {
+    let out: unknown[] | null = null
+    for (let i = 0; i < value.length; i++) {
+      const v = value[i] as unknown
+      const m = maskDeep(v, secret)
+      if (m !== v) (out ??= value.slice())[i] = m
+    }
+    return out ?? value
+  }
+  let out: Record<string, unknown> | null = null
+  for (const key of Object.keys(value)) {
+    const v = (value as Record<string, unknown>)[key]
+    const m = maskDeep(v, secret)
+    if (m !== v) (out ??= { ...(value as Record<string, unknown>) })[key] = m
+  }
+  return out ?? value
+}
+
 function isChannel(c: unknown): c is Channel {
   return typeof c === 'string' && Object.prototype.hasOwnProperty.call(ipcContract, c)
 }
@@ -190,16 +212,18 @@ export function createCore(opts: CoreOptions): Core {
     return { kind: 'internal', message: 'Something went wrong inside Agent Desk. Try again.' }
   }
 
-  /** Plain JSON; the session token never leaves, except on the channels that hand out a token value. */
+  /**
+   * The session token never leaves, except on the channels that hand out a token value: every
+   * string holding it is masked, deep. Walks the answer once and copies only what it changes, so
+   * a 10,000-item list costs no serialisation round trip here.
+   */
   function sanitize(channel: string, value: unknown): unknown {
     if (value === undefined) return null
-    let text = JSON.stringify(value)
     const token = session.current()?.token
-    if (token && token.length >= 8 && text.includes(token) && !TOKEN_CHANNELS.has(channel)) {
-      log(`Removed the session token from the answer to ${channel}`)
-      text = text.split(token).join('••••')
-    }
-    return JSON.parse(text) as unknown
+    if (!token || token.length < 8 || TOKEN_CHANNELS.has(channel)) return value
+    const masked = maskDeep(value, token)
+    if (masked !== value) log(`Removed the session token from the answer to ${channel}`)
+    return masked
   }
 
   async function run(channel: string, rawInput: unknown): Promise<IpcReply<unknown>> {

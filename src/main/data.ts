@@ -105,7 +105,12 @@ export class DataService {
     return typeof v === 'string' && v ? v : id
   }
 
-  /** Puts an item in the cache (merged with what is known) and in the lists that hold it. */
+  /**
+   * Puts an item in the cache (merged with what is known) and in the lists that hold it. Lists
+   * read their items from the item rows, so a listed item needs no list rewrite: `prepend` adds a
+   * new id at the start of each list (without rewriting it) and `replaceId` puts the item in the
+   * place of a temporary one.
+   */
   putItem<T extends Item>(
     s: ActiveSession,
     resource: Resource,
@@ -115,29 +120,26 @@ export class DataService {
   ): T {
     const merged = s.cache.putItem(resource, item, syncedAt) as T
     for (const scope of scopesFor(resource, merged)) {
-      const list = s.cache.getList(resource, scope)
-      if (!list) continue
-      const items = [...(list.value as Item[])]
-      const target = opts.replaceId ?? merged.id
-      const idx = items.findIndex((i) => i.id === target)
-      if (idx >= 0) items[idx] = merged
-      else if (opts.prepend) items.unshift(merged)
-      else continue
-      s.cache.putList(resource, scope, items, list.syncedAt)
+      if (opts.replaceId && opts.replaceId !== merged.id) {
+        // Rare (an offline create reaching the server): the real item takes the temporary one's place.
+        const list = s.cache.getList(resource, scope)
+        if (!list) continue
+        const items = [...(list.value as Item[])]
+        const idx = items.findIndex((i) => i.id === opts.replaceId)
+        if (idx >= 0) {
+          items[idx] = merged
+          s.cache.putList(resource, scope, items, list.syncedAt)
+          continue
+        }
+      }
+      if (opts.prepend) s.cache.addToList(resource, scope, merged.id, 'start')
     }
     return merged
   }
 
+  /** Removes the item from the cache; the store drops it from every list of the resource too. */
   removeItem(s: ActiveSession, resource: Resource, id: string): void {
-    const cached = this.cachedItem(s, resource, id)
     s.cache.removeItem(resource, id)
-    const scopes = new Set(scopesFor(resource, cached))
-    for (const scope of scopes) {
-      const list = s.cache.getList(resource, scope)
-      if (!list) continue
-      const items = (list.value as Item[]).filter((i) => i.id !== id)
-      if (items.length !== list.value.length) s.cache.putList(resource, scope, items, list.syncedAt)
-    }
   }
 
   private synced(s: ActiveSession, at: string): void {
@@ -195,13 +197,17 @@ export class DataService {
     }
     const at = now()
     const view = opts.view ?? ((x: T) => x)
-    const merged = items.map((i) => s.cache.putItem(resource, view(i), at) as T)
-    // Items the server does not know yet (waiting in the outbox) stay visible.
-    const known = new Set(merged.map((i) => i.id))
-    const previous = s.cache.getList(resource, scope)
-    const pending = previous ? (previous.value as T[]).filter((i) => isLocalId(i.id) && !known.has(i.id)) : []
-    const data = [...pending, ...merged]
-    s.cache.putList(resource, scope, data, at)
+    const fresh = opts.view ? items.map(view) : items
+    // Items the server does not know yet (waiting in the outbox) stay visible. They exist only
+    // while the outbox holds something, so the previous list is read only then.
+    let pending: T[] = []
+    if (s.outbox.list().length > 0) {
+      const known = new Set(fresh.map((i) => i.id))
+      const previous = s.cache.getList(resource, scope)
+      if (previous) pending = (previous.value as T[]).filter((i) => isLocalId(i.id) && !known.has(i.id))
+    }
+    // One transaction: every item merged with what is cached, and the list's membership.
+    const data = s.cache.putList(resource, scope, pending.length ? [...pending, ...fresh] : fresh, at)
     this.synced(s, at)
     return { data, source: 'network', syncedAt: at, offline: false }
   }

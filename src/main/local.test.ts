@@ -65,4 +65,25 @@ describe('Local workspace', () => {
     expect(afterClear.data).toEqual([])
     expect((await t2.call('agents.list')).data.map((a) => a.name)).toEqual(['Local bot'])
   })
+
+  it('masks the session token wherever a server answer carries it, deep in any field', async () => {
+    const t = testCore()
+    cores.push(t)
+    await t.call('session.startLocal')
+    const token = (await t.keychain.get('session:local')) ?? ''
+    expect(token.length).toBeGreaterThan(8)
+    const tool = await t.call('tools.create', {
+      name: 'Leaky',
+      description: `pasted ${token} by mistake`,
+      type: 'SEARCH',
+      metadata: { nested: [{ note: token }], fine: 'kept' }
+    })
+    expect(tool.data.description).toBe('pasted •••• by mistake')
+    const listed = await t.call('tools.list')
+    const leaky = listed.data.find((x) => x.id === tool.data.id)
+    expect(leaky?.description).toBe('pasted •••• by mistake')
+    expect(leaky?.metadata).toEqual({ nested: [{ note: '••••' }], fine: 'kept' })
+    expect(JSON.stringify(await t.call('tools.get', { id: tool.data.id }))).not.toContain(token)
+    for (const line of t.transcript) expect(line).not.toContain(token)
+  })
 })

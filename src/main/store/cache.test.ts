@@ -110,6 +110,35 @@ describe('lists', () => {
     expect(cache.getList('agents', 'empty')).toEqual({ value: [], syncedAt: T1 })
   })
 
+  it("putList returns the merged items; an unchanged list read moves every item's sync time", () => {
+    const { cache } = t.open()
+    const T3 = '2024-01-03T00:00:00.000Z'
+    cache.putItem<AgentLike>('agents', { id: 'a', name: 'Ay', promptId: 'p' }, T1)
+    // A partial item merges onto what is cached, and putList hands back the merged value.
+    const [a] = cache.putList<AgentLike>('agents', '', [{ id: 'a', name: 'Ay' }], T2)
+    expect(a).toEqual({ id: 'a', name: 'Ay', promptId: 'p' })
+    expect(cache.getItem('agents', 'a')?.syncedAt).toBe(T2)
+    // An offline create joins the list; the next list read carries it along unchanged.
+    const draft = cache.putItem<AgentLike>('agents', { id: 'local-1', name: 'Draft' }, null)
+    expect(cache.addToList('agents', '', 'local-1', 'start')).toBe(true)
+    const again = cache.putList<AgentLike>('agents', '', [draft, a!], T3)
+    expect(again).toEqual([draft, a])
+    // Nothing rewritten, yet the server's items count as confirmed at T3…
+    expect(cache.getItem('agents', 'a')).toEqual({ value: a, syncedAt: T3 })
+    // …while a value never confirmed by the server stays unsynced.
+    expect(cache.getItem('agents', 'local-1')?.syncedAt).toBeNull()
+    // A changed item in an unchanged membership is written.
+    cache.putList<AgentLike>('agents', '', [draft, { id: 'a', name: 'Renamed' }], T3)
+    expect(cache.getItem<AgentLike>('agents', 'a')?.value).toEqual({
+      id: 'a',
+      name: 'Renamed',
+      promptId: 'p'
+    })
+    // An older list holding the item does not make it look older.
+    cache.putList<AgentLike>('agents', 'tag:x', [{ id: 'a' }], T1)
+    expect(cache.getItem('agents', 'a')?.syncedAt).toBe(T3)
+  })
+
   it('removeItem removes the item from every list of that resource and from the catalogue', () => {
     const { cache } = t.open()
     cache.putList('agentDocuments', 'agent:1', [{ id: 'l1' }, { id: 'l2' }], T1)

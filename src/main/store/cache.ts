@@ -38,6 +38,16 @@ export class SqliteCacheStore implements CacheStore {
   ) {
     this.s = {
       itemJson: db.prepare('SELECT json, synced_at FROM items WHERE resource = ? AND id = ?').raw(true),
+      // An item's sync time: its own, or that of the newest stored list holding it when newer (a
+      // list read confirms its items without rewriting each row).
+      itemSynced: db
+        .prepare(
+          `SELECT i.json, i.synced_at, (SELECT MAX(h.synced_at) FROM list_items m
+             JOIN lists h ON h.resource = m.resource AND h.scope = m.scope
+             WHERE m.resource = i.resource AND m.id = i.id)
+           FROM items i WHERE i.resource = ? AND i.id = ?`
+        )
+        .raw(true),
       upsertItem: db.prepare(
         `INSERT INTO items (resource, id, json, synced_at) VALUES (?, ?, ?, ?)
          ON CONFLICT (resource, id) DO UPDATE SET json = excluded.json, synced_at = excluded.synced_at`
@@ -57,6 +67,12 @@ export class SqliteCacheStore implements CacheStore {
       clearMembers: db.prepare('DELETE FROM list_items WHERE resource = ? AND scope = ?'),
       addMember: db.prepare('INSERT INTO list_items (resource, scope, position, id) VALUES (?, ?, ?, ?)'),
       removeMember: db.prepare('DELETE FROM list_items WHERE resource = ? AND id = ?'),
+      members: db
+        .prepare(
+          `SELECT l.id, i.json FROM list_items l LEFT JOIN items i ON i.resource = l.resource AND i.id = l.id
+           WHERE l.resource = ? AND l.scope = ? ORDER BY l.position`
+        )
+        .raw(true),
       catalogue: db.prepare('SELECT json FROM items WHERE resource = ? ORDER BY seq DESC').raw(true),
       getMeta: db.prepare('SELECT value FROM meta WHERE key = ?').raw(true),
       setMeta: db.prepare(
@@ -114,14 +130,13 @@ export class SqliteCacheStore implements CacheStore {
     scope: string,
     items: T[],
     syncedAt: string | null
-  ): void {
+  ): T[] {
     checkResource(resource)
     if (!Array.isArray(items)) throw new TypeError('putList needs an array of items')
-    this.write(
-      () => undefined,
+    return this.write(
+      () => items.map((i) => scrub(resource, mergeItem(null, i as unknown as JsonRecord)) as unknown as T),
       () =>
         this.db.transaction(() => {
-          this.s.clearMembers.run(resource, scope)
           this.s.putHead.run(resource, scope, syncedAt)
           const seen = new Set<string>()
           const order: (JsonRecord & { id: string })[] = []
@@ -131,10 +146,33 @@ export class SqliteCacheStore implements CacheStore {
             seen.add(item.id)
             order.push(item)
           }
-          order.forEach((item, position) => this.s.addMember.run(resource, scope, position, item.id))
-          // Newly seen items enter the catalogue bottom-up, so "newest seen first" keeps the server's order.
-          for (let i = order.length - 1; i >= 0; i--)
-            this.upsert(resource, order[i] as JsonRecord & { id: string }, syncedAt)
+          // One read of the current members and their stored JSON.
+          const current = this.s.members.all(resource, scope) as unknown[][]
+          const stored = new Map<string, unknown>()
+          let same = current.length === order.length
+          for (let i = 0; i < current.length; i++) {
+            const row = current[i] as unknown[]
+            stored.set(row[0] as string, row[1])
+            if (same) same = row[0] === (order[i] as { id: string }).id
+          }
+          // Membership is rewritten only when it changed.
+          if (!same) {
+            this.s.clearMembers.run(resource, scope)
+            order.forEach((item, position) => this.s.addMember.run(resource, scope, position, item.id))
+          }
+          // Newly seen items enter the catalogue bottom-up, so "newest seen first" keeps the server's
+          // order. An item whose JSON equals the stored one is left as it is (merging it would change
+          // nothing; the list's sync time now covers it); only the others are merged and written.
+          const merged = new Array<T>(order.length)
+          for (let i = order.length - 1; i >= 0; i--) {
+            const item = order[i] as JsonRecord & { id: string }
+            const clean = scrub(resource, item)
+            const json = stored.get(item.id)
+            merged[i] = (typeof json === 'string' && JSON.stringify(clean) === json
+              ? clean
+              : this.upsert(resource, item, syncedAt)) as unknown as T
+          }
+          return merged
         })()
     )
   }
@@ -163,9 +201,13 @@ export class SqliteCacheStore implements CacheStore {
   getItem<T>(resource: ResourceName, id: string): Cached<T> | null {
     checkResource(resource)
     return this.read(null, () => {
-      const row = this.s.itemJson.get(resource, id) as unknown[] | undefined
+      const row = this.s.itemSynced.get(resource, id) as unknown[] | undefined
       if (!row) return null
-      return { value: JSON.parse(String(row[0])) as T, syncedAt: (row[1] as string | null) ?? null }
+      const own = (row[1] as string | null) ?? null
+      const listed = (row[2] as string | null) ?? null
+      // A never-synced (optimistic) value stays unsynced; otherwise the newer of the two.
+      const syncedAt = own !== null && listed !== null && listed > own ? listed : own
+      return { value: JSON.parse(String(row[0])) as T, syncedAt }
     })
   }
 

@@ -28,14 +28,14 @@ export interface CacheStore {
    * Replaces the membership of a list (scope '' = the whole list, or e.g. 'agent:<id>'), upserting
    * every item merged with what is cached (a missing/undefined field keeps the cached value).
    * Atomic: one transaction; a bad item leaves the previous list untouched. Duplicate ids keep
-   * their first position.
+   * their first position. Returns the merged items as stored, in list order (addition).
    */
   putList<T extends { id: string }>(
     resource: ResourceName,
     scope: string,
     items: T[],
     syncedAt: string | null
-  ): void
+  ): T[]
   /** The list's items in stored order, or null when that list was never stored. */
   getList<T>(resource: ResourceName, scope: string): Cached<T[]> | null
   /** Merges and stores one item (it enters the catalogue); returns the merged item. */
