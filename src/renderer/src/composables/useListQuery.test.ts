@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ref } from 'vue'
-import { useListQuery } from './listQuery'
+import { useListQuery } from './useListQuery'
 
 interface Item {
   id: string
@@ -39,5 +39,54 @@ describe('useListQuery', () => {
     q.sort.value = 'oldest'
     expect(q.filtered.value[0]!.id).toBe('d0')
     expect(q.typeOptions.value.map((o) => o.value).sort()).toEqual(['PDF', 'TXT'])
+  })
+
+  it('filters by tags (all of the chosen ones), keeps the sort while typing, and sorts each change once', () => {
+    interface Tagged {
+      id: string
+      name: string
+      tags: { id: string }[]
+      createdAt: string
+    }
+    const list = ref<Tagged[]>([
+      { id: 'a', name: 'Beta bot', tags: [{ id: 't1' }], createdAt: '2024-01-03T00:00:00Z' },
+      { id: 'b', name: 'alpha bot', tags: [{ id: 't1' }, { id: 't2' }], createdAt: '2024-01-01T00:00:00Z' },
+      { id: 'c', name: 'Gamma', tags: [], createdAt: '2024-01-02T00:00:00Z' },
+      { id: 'd', name: 'agent 10', tags: [{ id: 't2' }], createdAt: '2024-01-04T00:00:00Z' },
+      { id: 'e', name: 'agent 9', tags: [], createdAt: '2024-01-05T00:00:00Z' }
+    ])
+    let named = 0
+    const q = useListQuery(list, {
+      name: (t) => {
+        named++
+        return t.name
+      },
+      date: (t) => t.createdAt,
+      tags: (t) => t.tags.map((x) => x.id),
+      initialSort: 'name-asc'
+    })
+    // Case-insensitive, numbers in natural order.
+    expect(q.filtered.value.map((t) => t.id)).toEqual(['e', 'd', 'b', 'a', 'c'])
+    expect(q.active.value).toBe(false)
+    q.toggleTag('t1')
+    expect(q.filtered.value.map((t) => t.id)).toEqual(['b', 'a'])
+    q.toggleTag('t2')
+    expect(q.filtered.value.map((t) => t.id)).toEqual(['b'])
+    q.toggleTag('t1')
+    expect(q.tags.value).toEqual(['t2'])
+    expect(q.filtered.value.map((t) => t.id)).toEqual(['d', 'b'])
+    expect(q.active.value).toBe(true)
+    q.toggleTag('t2')
+    // Typing filters the sorted list without sorting (or reading names) again.
+    const before = named
+    for (const text of ['b', 'bo', 'bot', 'BOT ']) {
+      q.search.value = text
+      expect(q.filtered.value.map((t) => t.id)).toEqual(['b', 'a'])
+    }
+    expect(named).toBe(before)
+    q.sort.value = 'newest'
+    expect(q.filtered.value.map((t) => t.id)).toEqual(['a', 'b'])
+    q.search.value = ''
+    expect(q.filtered.value.map((t) => t.id)).toEqual(['e', 'd', 'a', 'c', 'b'])
   })
 })
