@@ -25,11 +25,7 @@ export type ApiTokenView = { [K in keyof ApiToken as K extends 'token' ? never :
   tokenPreview: string | null
 }
 
-export function maskToken(token: string | undefined | null): string | null {
-  if (!token) return null
-  if (token.length <= 8) return '••••'
-  return `${token.slice(0, 4)}••••${token.slice(-4)}`
-}
+export { maskToken } from './values'
 
 export const ApiTokenCreate = z.object({
   description: z.string().trim().min(1, 'Describe what the token is for').max(500, 'At most 500 characters')

@@ -4,6 +4,7 @@
  * This folder is the contract only: no Node, Electron or DOM imports.
  */
 import { z } from 'zod'
+import { AGENT_TYPES, DOCUMENT_TYPES, TOOL_TYPES } from './values'
 
 /** Opaque identifier. The client never parses its shape; a number from an odd server becomes a string. */
 export const Id = z.union([z.string().min(1), z.number()]).transform((v) => String(v))
@@ -21,16 +22,7 @@ export function formatTimestamp(date: Date, micros = 0): string {
   return `${iso.slice(0, 19)}.${frac}+00:00`
 }
 
-export const DOCUMENT_TYPES = ['TXT', 'PDF', 'VIDEO', 'CSV', 'URL'] as const
-export const AGENT_TYPES = ['CHATVENDOR', 'REACT'] as const
-export const TOOL_TYPES = [
-  'SEARCH',
-  'MATHENGINE_ALPHA',
-  'MODELHOST',
-  'AUTOMATION_NLA',
-  'AGENT',
-  'OPENAPI'
-] as const
+export { AGENT_TYPES, DOCUMENT_TYPES, TOOL_TYPES } from './values'
 
 export const DocumentType = z.enum(DOCUMENT_TYPES)
 export const AgentType = z.enum(AGENT_TYPES)

@@ -1,23 +1,8 @@
 import { z } from 'zod'
+import { normalizeColor } from './values'
 import { StrictId, StrictTimestamp, tolerantObject } from './common'
 
-export const DEFAULT_TAG_COLOR = '#0E8A16'
-const COLOR_RE = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/
-
-/** `#abc` → `#AABBCC`, `#a1b2c3` → `#A1B2C3`; anything else → null. */
-export function normalizeColor(input: string): string | null {
-  const value = input.trim()
-  if (!COLOR_RE.test(value)) return null
-  const hex = value.slice(1)
-  const full =
-    hex.length === 3
-      ? hex
-          .split('')
-          .map((c) => c + c)
-          .join('')
-      : hex
-  return `#${full.toUpperCase()}`
-}
+export { DEFAULT_TAG_COLOR, normalizeColor } from './values'
 
 /** A request colour: `#RGB` or `#RRGGBB`, any case, normalised to `#RRGGBB` upper case. */
 export const TagColor = z

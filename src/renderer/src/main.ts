@@ -1,6 +1,7 @@
 import { createApp } from 'vue'
 import { createPinia } from 'pinia'
 import App from './App.vue'
+import type { RouteLocationNormalized } from 'vue-router'
 import { router } from './router'
 import { useSessionStore } from './stores/session'
 
@@ -8,8 +9,23 @@ const app = createApp(App)
 const pinia = createPinia()
 app.use(pinia)
 
+/** Starts fetching the lazy view chunks of `to` now, so they load while the session is read. */
+function preloadViews(to: RouteLocationNormalized): void {
+  for (const record of to.matched) {
+    for (const view of Object.values(record.components ?? {})) {
+      if (typeof view !== 'function') continue
+      try {
+        void Promise.resolve((view as () => unknown)()).catch(() => undefined)
+      } catch {
+        // Not a lazy loader: nothing to fetch.
+      }
+    }
+  }
+}
+
 router.beforeEach(async (to) => {
   const session = useSessionStore(pinia)
+  preloadViews(to)
   try {
     await session.init()
   } catch {
@@ -25,3 +41,4 @@ router.beforeEach(async (to) => {
 
 app.use(router)
 app.mount('#app')
+performance.mark('agent-desk:mounted')

@@ -3,6 +3,7 @@ import type { AppErrorData } from '../../../shared/errors'
 import type { Read } from '../../../shared/ipc'
 import { toAppError } from './useErrors'
 import { onSessionReset } from './sessionBus'
+import { takeEarlyList } from '../earlyReads'
 
 export interface ResourceList<T extends { id: string }> {
   items: Ref<T[]>
@@ -51,7 +52,7 @@ export function useResourceList<T extends { id: string }>(opts: {
       // 1. Cache: paint at once (ignore failures, the network read decides).
       if (!loaded.value) {
         try {
-          const cached = await opts.list({ cacheOnly: true })
+          const cached = await (takeEarlyList<T>(opts.resource) ?? opts.list({ cacheOnly: true }))
           if (gen === generation && !loaded.value && Array.isArray(cached.data) && cached.data.length > 0) {
             apply(cached)
           }

@@ -1,6 +1,7 @@
 import { defineStore } from 'pinia'
 import { computed } from 'vue'
-import { maskToken, type ApiToken, type ApiTokenCreate, type ApiTokenView } from '../../../shared/apiToken'
+import type { ApiToken, ApiTokenCreate, ApiTokenView } from '../../../shared/apiToken'
+import { maskToken } from '../../../shared/values'
 import type { Read, Write } from '../../../shared/ipc'
 import { useResourceList } from '../composables/useResourceList'
 

@@ -2,6 +2,7 @@ import { defineStore } from 'pinia'
 import { computed, ref, shallowRef } from 'vue'
 import type { Connectivity, Profile, SessionState } from '../../../shared/ipc'
 import { desk } from '../desk'
+import { takeEarlySession } from '../earlyReads'
 import { emitSessionReset } from '../composables/sessionBus'
 
 const identityOf = (s: SessionState | null) =>
@@ -62,7 +63,8 @@ export const useSessionStore = defineStore('session', () => {
       api.on('session.changed', (s) => apply(s))
       api.on('connectivity.changed', (c) => setConnectivity(c))
       try {
-        apply(await api.session.get())
+        // Asked before the app's code ran (earlyReads.ts), or now.
+        apply(await (takeEarlySession() ?? api.session.get()))
       } finally {
         ready.value = true
       }

@@ -1,4 +1,4 @@
-import { normalizeColor } from '../../../../shared/tag'
+import { normalizeColor } from '../../../../shared/values'
 
 /** WCAG relative luminance of `#RRGGBB` / `#RGB` (0 = black, 1 = white); null for anything else. */
 export function relativeLuminance(color: string): number | null {
