@@ -1,7 +1,7 @@
 import { defineConfig } from '@playwright/test'
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium'
 import { electronBinary } from './support/electronBinary'
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const electron = electronBinary()
 if (!electron) {
   console.log('[e2e] No Electron binary on this machine: running the specs through the web harness only.')
@@ -28,17 +28,8 @@ export default defineConfig({
       use: {
         browserName: 'chromium',
         launchOptions: {
-          executablePath: CHROMIUM,
-          args: [
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-dev-shm-usage',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-            '--no-first-run',
-            '--disable-quic'
-          ]
+          executablePath: CHROMIUM_PATH,
+          args: CHROMIUM_ARGS
         }
       }
     },

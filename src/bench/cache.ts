@@ -12,11 +12,10 @@ import { randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { openProfileStore } from '../main/store/index'
-import { printRows, type BenchRow } from './types'
+import { runAsScript, type BenchRow } from './types'
 
 export interface CacheBenchOptions {
   /** Agents in the list. Default 10,000. */
@@ -169,12 +168,4 @@ export async function runCacheBench(options: CacheBenchOptions = {}): Promise<Be
   }
 }
 
-const isMain = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]
-if (isMain) {
-  runCacheBench()
-    .then((rows) => printRows('Offline cache (SQLite, per profile+user)', rows))
-    .catch((e: unknown) => {
-      console.error(e)
-      process.exitCode = 1
-    })
-}
+runAsScript(import.meta.url, 'Offline cache (SQLite, per profile+user)', () => runCacheBench())

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startService } from '../service/index'
-import { printRows, type BenchRow } from './types'
+import { runAsScript, type BenchRow } from './types'
 
 export interface ServiceBenchOptions {
   /** Requests per scenario (after warm-up). Default 20,000. */
@@ -274,14 +274,8 @@ export async function runServiceBench(opts: ServiceBenchOptions = {}): Promise<B
   }
 }
 
-const isMain = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]
-if (process.argv.includes(CHILD_FLAG)) {
-  void runChild()
-} else if (isMain) {
-  runServiceBench()
-    .then((rows) => printRows('Embedded service vs bare node:http (loopback, keep-alive)', rows))
-    .catch((e: unknown) => {
-      console.error(e)
-      process.exit(1)
-    })
-}
+if (process.argv.includes(CHILD_FLAG)) void runChild()
+else
+  runAsScript(import.meta.url, 'Embedded service vs bare node:http (loopback, keep-alive)', () =>
+    runServiceBench()
+  )

@@ -1,3 +1,5 @@
+import { fileURLToPath } from 'node:url'
+
 /** One printed benchmark figure: the value, the reference beside it and their ratio. */
 export interface BenchRow {
   name: string
@@ -6,6 +8,20 @@ export interface BenchRow {
   reference?: number
   ratio?: number
   note?: string
+}
+
+/**
+ * Runs a benchmark when its file is the script Node was started with (`node --import tsx
+ * src/bench/x.ts`), printing its rows under `title`; does nothing when the file is imported.
+ */
+export function runAsScript(moduleUrl: string, title: string, run: () => Promise<BenchRow[]>): void {
+  if (process.argv[1] === undefined || fileURLToPath(moduleUrl) !== process.argv[1]) return
+  run()
+    .then((rows) => printRows(title, rows))
+    .catch((e: unknown) => {
+      console.error(e)
+      process.exit(1)
+    })
 }
 
 export function printRows(title: string, rows: BenchRow[]): void {
