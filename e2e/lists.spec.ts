@@ -1,0 +1,89 @@
+/**
+ * The lists as a user with more than a handful of items meets them: search, filters and sorting
+ * in the agents list, and a start that asks for the opening list once, before the app's code runs.
+ */
+import { test, expect } from './support/fixtures'
+import { choose, openLocalWorkspace, tid } from './support/ui'
+import type { Page } from '@playwright/test'
+
+const rowNames = (page: Page) => tid(page, 'agent-row').locator('.agent-row__name').allTextContents()
+
+test('agents: search by name, filter by type and tags, sort by name and date', async ({ app }) => {
+  const { page } = app
+  await openLocalWorkspace(page)
+  // Created through the app's own IPC API (main → embedded service), oldest first.
+  await page.evaluate(async () => {
+    const api = window.agentDesk
+    const red = await api.tags.create({ name: 'red', color: '#C00' })
+    const blue = await api.tags.create({ name: 'blue', color: '#00C' })
+    const llm = { provider: 'openai', model: 'gpt-4o' }
+    const tag = (t: { data: { id: string; name?: string; color?: string } }) => ({
+      id: t.data.id,
+      name: t.data.name ?? '',
+      color: t.data.color ?? ''
+    })
+    await api.agents.create({ name: 'agent 10', type: 'REACT', llm, tags: [tag(red)] })
+    await api.agents.create({ name: 'Beta helper', type: 'CHATVENDOR', llm, tags: [tag(red), tag(blue)] })
+    await api.agents.create({ name: 'agent 9', type: 'CHATVENDOR', llm, tags: [tag(blue)] })
+    await api.agents.create({ name: 'Alpha', type: 'REACT', llm })
+  })
+  await page.reload()
+  await expect(tid(page, 'agent-row')).toHaveCount(4)
+  await expect(tid(page, 'list-count')).toHaveText('4')
+
+  // Name A–Z by default: case-insensitive, numbers in natural order.
+  expect(await rowNames(page)).toEqual(['agent 9', 'agent 10', 'Alpha', 'Beta helper'])
+
+  await tid(page, 'list-filter').fill('AGENT')
+  await expect(tid(page, 'agent-row')).toHaveCount(2)
+  await tid(page, 'list-filter').fill('')
+
+  await choose(page, 'filter-type', 'CHATVENDOR')
+  await expect(tid(page, 'agent-row')).toHaveCount(2)
+  expect(await rowNames(page)).toEqual(['agent 9', 'Beta helper'])
+  // Both tags required.
+  const tags = tid(page, 'filter-tags')
+  await tags.getByTestId('tag-chip').filter({ hasText: 'red' }).click()
+  await expect(tid(page, 'agent-row')).toHaveCount(1)
+  await tags.getByTestId('tag-chip').filter({ hasText: 'blue' }).click()
+  expect(await rowNames(page)).toEqual(['Beta helper'])
+  await tags.getByTestId('tag-chip').filter({ hasText: 'red' }).click()
+  await expect(tid(page, 'agent-row')).toHaveCount(2)
+  await tags.getByTestId('tag-chip').filter({ hasText: 'blue' }).click()
+  // Clearing the type shows everything again; sort by date both ways.
+  await tid(page, 'filter-type').locator('.n-base-clear').click()
+  await expect(tid(page, 'agent-row')).toHaveCount(4)
+  await choose(page, 'sort-select', 'Newest first')
+  await expect.poll(() => rowNames(page)).toEqual(['Alpha', 'agent 9', 'Beta helper', 'agent 10'])
+  await choose(page, 'sort-select', 'Oldest first')
+  await expect.poll(() => rowNames(page)).toEqual(['agent 10', 'Beta helper', 'agent 9', 'Alpha'])
+  // Sorting keeps the search.
+  await tid(page, 'list-filter').fill('agent')
+  await expect.poll(() => rowNames(page)).toEqual(['agent 10', 'agent 9'])
+})
+
+test('a start reads the session and the opening list once, before the app asks', async ({ app }) => {
+  test.skip(app.mode !== 'harness', 'observes the web harness bridge requests')
+  const { page } = app
+  await openLocalWorkspace(page)
+  await page.evaluate(() =>
+    window.agentDesk.tools.create({ name: 'Web search', type: 'SEARCH', description: 'Looks things up' })
+  )
+  await tid(page, 'nav-tools').click()
+  await expect(tid(page, 'tool-row')).toHaveCount(1)
+  const calls: string[] = []
+  page.on('request', (r) => {
+    if (!r.url().endsWith('/__bridge/invoke')) return
+    const body = JSON.parse(r.postData() ?? '{}') as { channel: string; input?: { cacheOnly?: boolean } }
+    calls.push(body.input?.cacheOnly ? `${body.channel} (cache)` : body.channel)
+  })
+  await page.reload() // a fresh start of the renderer on the tools view
+  await expect(tid(page, 'tool-row')).toHaveCount(1)
+  await expect(tid(page, 'tool-row')).toContainText('Web search')
+  // Asked before anything else, and the cached list only once (the view took the early answer).
+  expect(calls.slice(0, 2)).toEqual(['session.get', 'tools.list (cache)'])
+  expect(calls.filter((c) => c === 'session.get')).toHaveLength(1)
+  expect(calls.filter((c) => c === 'tools.list (cache)')).toHaveLength(1)
+  // Then the network refresh of the same list.
+  await expect.poll(() => calls.includes('tools.list')).toBe(true)
+})
