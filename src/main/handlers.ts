@@ -7,6 +7,8 @@ import { AppError, isConnectivityError } from '../shared/errors'
 import { formatTimestamp } from '../shared/common'
 import { maskToken, type ApiToken, type ApiTokenView } from '../shared/apiToken'
 import type { AgentTool } from '../shared/links'
+import type { PromptCreate, PromptUpdate } from '../shared/prompt'
+import type { ToolCreate, ToolUpdate } from '../shared/tool'
 import {
   agentToolKey,
   ipcContract,
@@ -119,6 +121,21 @@ function parseArgs<C extends WriteChannel>(channel: C, args: unknown): ChannelPa
 }
 
 type TagRef = string | { id: string; [k: string]: unknown }
+
+/** How a change's label names one item of a resource. */
+const NOUNS = {
+  agents: 'agent',
+  documents: 'document',
+  tools: 'tool',
+  prompts: 'prompt',
+  tags: 'tag',
+  apiTokens: 'API token'
+} as const
+
+/** The resource of a write channel: `tools.update` → `tools`. */
+function resourceOf<R extends keyof typeof NOUNS>(channel: `${R}.${string}`): R {
+  return channel.slice(0, channel.indexOf('.')) as R
+}
 
 export function createWriteOps(data: DataService, session: SessionManager) {
   const name = (s: ActiveSession, r: Resource, id: string, field = 'name') => data.cachedName(s, r, id, field)
@@ -268,15 +285,6 @@ export function createWriteOps(data: DataService, session: SessionManager) {
           }
         )
       }
-      case 'agents.delete': {
-        const { id } = parseArgs(c, args)
-        return remove(
-          'agents',
-          id,
-          (s) => `Delete agent ${q(name(s, 'agents', id))}`,
-          (s) => client(s).agents.delete(id)
-        )
-      }
       case 'documents.create': {
         const b = parseArgs(c, args)
         return create(
@@ -301,71 +309,6 @@ export function createWriteOps(data: DataService, session: SessionManager) {
           (s) => client(s).documents.update(id, patch)
         )
       }
-      case 'documents.delete': {
-        const { id } = parseArgs(c, args)
-        return remove(
-          'documents',
-          id,
-          (s) => `Delete document ${q(name(s, 'documents', id))}`,
-          (s) => client(s).documents.delete(id)
-        )
-      }
-      case 'tools.create': {
-        const b = parseArgs(c, args)
-        return create(
-          'tools',
-          () => `Create tool ${q(b.name)}`,
-          () => ({ ...b }),
-          (s) => client(s).tools.create(b)
-        )
-      }
-      case 'tools.update': {
-        const { id, patch } = parseArgs(c, args)
-        return update(
-          'tools',
-          id,
-          (s) => `Change tool ${q(name(s, 'tools', id))}`,
-          () => ({ ...patch }),
-          (s) => client(s).tools.update(id, patch)
-        )
-      }
-      case 'tools.delete': {
-        const { id } = parseArgs(c, args)
-        return remove(
-          'tools',
-          id,
-          (s) => `Delete tool ${q(name(s, 'tools', id))}`,
-          (s) => client(s).tools.delete(id)
-        )
-      }
-      case 'prompts.create': {
-        const b = parseArgs(c, args)
-        return create(
-          'prompts',
-          () => `Create prompt ${q(b.name)}`,
-          () => ({ ...b }),
-          (s) => client(s).prompts.create(b)
-        )
-      }
-      case 'prompts.update': {
-        const { id, patch } = parseArgs(c, args)
-        return update(
-          'prompts',
-          id,
-          (s) => `Change prompt ${q(name(s, 'prompts', id))}`,
-          () => ({ ...patch }),
-          (s) => client(s).prompts.update(id, patch)
-        )
-      }
-      case 'prompts.delete': {
-        const { id } = parseArgs(c, args)
-        return remove(
-          'prompts',
-          id,
-          (s) => `Delete prompt ${q(name(s, 'prompts', id))}`,
-          (s) => client(s).prompts.delete(id)
-        )
-      }
       case 'tags.create': {
         const b = parseArgs(c, args)
         return create(
@@ -388,22 +331,50 @@ export function createWriteOps(data: DataService, session: SessionManager) {
           (s) => client(s).tags.update(id, patch)
         )
       }
-      case 'tags.delete': {
-        const { id } = parseArgs(c, args)
-        return remove(
-          'tags',
-          id,
-          (s) => `Delete tag ${q(name(s, 'tags', id))}`,
-          (s) => client(s).tags.delete(id)
-        )
-      }
+      // The plain ones: the same operation for every resource, named with the resource's noun.
+      case 'agents.delete':
+      case 'documents.delete':
+      case 'tools.delete':
+      case 'prompts.delete':
+      case 'tags.delete':
       case 'apiTokens.delete': {
         const { id } = parseArgs(c, args)
+        const r = resourceOf(c)
+        const field = r === 'apiTokens' ? 'description' : 'name'
         return remove(
-          'apiTokens',
+          r,
           id,
-          (s) => `Delete API token ${q(name(s, 'apiTokens', id, 'description'))}`,
-          (s) => client(s).apiTokens.delete(id)
+          (s) => `Delete ${NOUNS[r]} ${q(name(s, r, id, field))}`,
+          (s) => client(s)[r].delete(id)
+        )
+      }
+      case 'tools.create':
+      case 'prompts.create': {
+        const b = parseArgs(c, args)
+        const r = resourceOf(c)
+        return create(
+          r,
+          () => `Create ${NOUNS[r]} ${q(b.name)}`,
+          () => ({ ...b }),
+          (s) =>
+            r === 'tools'
+              ? client(s).tools.create(b as ToolCreate)
+              : client(s).prompts.create(b as PromptCreate)
+        )
+      }
+      case 'tools.update':
+      case 'prompts.update': {
+        const { id, patch } = parseArgs(c, args)
+        const r = resourceOf(c)
+        return update(
+          r,
+          id,
+          (s) => `Change ${NOUNS[r]} ${q(name(s, r, id))}`,
+          () => ({ ...patch }),
+          (s) =>
+            r === 'tools'
+              ? client(s).tools.update(id, patch as ToolUpdate)
+              : client(s).prompts.update(id, patch as PromptUpdate)
         )
       }
       case 'agentDocuments.create': {
