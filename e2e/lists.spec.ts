@@ -62,8 +62,8 @@ test('agents: search by name, filter by type and tags, sort by name and date', a
   await expect.poll(() => rowNames(page)).toEqual(['agent 10', 'agent 9'])
 })
 
-test('a start reads the session and the opening list once, before the app asks', async ({ app }) => {
-  test.skip(app.mode !== 'harness', 'observes the web harness bridge requests')
+// @harness: it reads the bridge's requests, which only the web harness has (see playwright.config.ts).
+test('a start reads the session and the opening list once, before the app asks @harness', async ({ app }) => {
   const { page } = app
   await openLocalWorkspace(page)
   await page.evaluate(() =>

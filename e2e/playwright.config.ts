@@ -33,6 +33,7 @@ export default defineConfig({
         }
       }
     },
-    ...(electron ? [{ name: 'electron', metadata: { electron } }] : [])
+    // @harness specs observe the web harness itself (its bridge requests).
+    ...(electron ? [{ name: 'electron', metadata: { electron }, grepInvert: /@harness/ }] : [])
   ]
 })
