@@ -1,7 +1,10 @@
 import { createRouter, createWebHashHistory, type RouteRecordRaw } from 'vue-router'
+// The landing view is part of the entry: a start paints it without a second round of chunk loads.
+import AgentsView from './views/AgentsView.vue'
 
 /**
- * Hash history (file:// in Electron). Every view is a lazy chunk so the entry stays small.
+ * Hash history (file:// in Electron). Every view but the landing one (agents) is a lazy chunk so
+ * the entry stays small.
  * List views take an optional `:id` (the selected item, shown in the detail pane); they read it
  * with `useRoute().params.id`.
  */
@@ -13,7 +16,7 @@ export const routes: RouteRecordRaw[] = [
     component: () => import('./views/SignInView.vue'),
     meta: { public: true }
   },
-  { path: '/agents/:id?', name: 'agents', component: () => import('./views/AgentsView.vue') },
+  { path: '/agents/:id?', name: 'agents', component: AgentsView },
   { path: '/documents/:id?', name: 'documents', component: () => import('./views/DocumentsView.vue') },
   { path: '/tools/:id?', name: 'tools', component: () => import('./views/ToolsView.vue') },
   { path: '/prompts/:id?', name: 'prompts', component: () => import('./views/PromptsView.vue') },
