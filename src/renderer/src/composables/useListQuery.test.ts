@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ref } from 'vue'
-import { useListQuery } from './useListQuery'
+import { sortByName, useListQuery } from './useListQuery'
 
 interface Item {
   id: string
@@ -88,5 +88,28 @@ describe('useListQuery', () => {
     expect(q.filtered.value.map((t) => t.id)).toEqual(['a', 'b'])
     q.search.value = ''
     expect(q.filtered.value.map((t) => t.id)).toEqual(['e', 'd', 'a', 'c', 'b'])
+  })
+})
+
+describe('sortByName', () => {
+  const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true })
+  const rows = (names: string[]) => names.map((name) => ({ name, key: name.toLowerCase() }))
+
+  it('orders simple names exactly as the collator does, both ways', () => {
+    const words = ['Audit', 'billing', 'Helper', 'scout', 'SALES']
+    const names = Array.from({ length: 3000 }, (_, i) => `${words[i % 5]} agent ${(i * 7919) % 1200}`)
+    names.push('agent 9', 'agent 10', 'Agent 010', 'agent', 'agent 9 b', '12345678901234 x', '')
+    for (const dir of [1, -1] as const) {
+      const expected = [...names].sort((a, b) => dir * collator.compare(a, b))
+      const got = sortByName(rows(names), dir).map((r) => r.name)
+      // Equal names (for the collator) may come in either order; compare what the collator sees.
+      expect(got.map((n, i) => collator.compare(n, expected[i] as string))).toEqual(got.map(() => 0))
+    }
+  })
+
+  it('falls back to the collator for any other name', () => {
+    const names = ['Émile', 'eve', 'zoe', 'ada-2', 'ada-10', 'Ångström', 'a_b', 'a1b']
+    const expected = [...names].sort((a, b) => collator.compare(a, b))
+    expect(sortByName(rows(names), 1).map((r) => r.name)).toEqual(expected)
   })
 })
