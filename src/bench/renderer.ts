@@ -232,7 +232,7 @@ async function signIn(h: Harness, profileId: string, seed: SeedResult): Promise<
 export async function runRendererBench(options: RendererBenchOptions = {}): Promise<BenchRow[]> {
   const n = options.items ?? 10_000
   const startAgents = options.startAgents ?? 1000
-  const startRuns = options.startRuns ?? 5
+  const startRuns = options.startRuns ?? 9
   const rendererDir = resolve(options.rendererDir ?? join(process.cwd(), 'out/renderer'))
   const rows: BenchRow[] = []
 
