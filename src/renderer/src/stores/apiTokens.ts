@@ -1,13 +1,9 @@
 import { defineStore } from 'pinia'
-import { computed } from 'vue'
 import type { ApiToken, ApiTokenCreate, ApiTokenView } from '../../../shared/apiToken'
 import { maskToken } from '../../../shared/values'
 import type { Read, Write } from '../../../shared/ipc'
-import { useResourceList } from '../composables/useResourceList'
-
-function desk() {
-  return window.agentDesk
-}
+import { desk } from '../desk'
+import { useResourceStore } from '../composables/useResourceStore'
 
 /** A token as the store keeps it: never the value, only a masked preview. */
 export interface TokenRow {
@@ -45,7 +41,7 @@ export function rowFromCreated(t: ApiToken): TokenRow {
  * `create` hands the new value back to its caller once, and `reveal` fetches it on demand.
  */
 export const useApiTokensStore = defineStore('apiTokens', () => {
-  const list = useResourceList<TokenRow>({
+  const s = useResourceStore<TokenRow>({
     resource: 'apiTokens',
     list: async (input) => {
       const r = await desk().apiTokens.list(input)
@@ -54,31 +50,17 @@ export const useApiTokensStore = defineStore('apiTokens', () => {
     }
   })
 
-  const byId = computed(() => {
-    const m = new Map<string, TokenRow>()
-    for (const t of list.items.value) m.set(t.id, t)
-    return m
-  })
-
-  function find(id: string): TokenRow | undefined {
-    return byId.value.get(id)
-  }
-
-  async function ensureLoaded(force = false): Promise<void> {
-    if (force || (!list.loaded.value && !list.loading.value)) await list.load()
-  }
-
   async function get(id: string, cacheOnly = false): Promise<Read<TokenRow>> {
     const r = await desk().apiTokens.get({ id, cacheOnly })
     const row = toTokenRow(r.data)
-    if (row.id) list.upsert(row)
+    if (row.id) s.list.upsert(row)
     return { ...r, data: row }
   }
 
   /** Creates a token; the answer carries the value, which the caller shows once. */
   async function create(input: ApiTokenCreate): Promise<Write<ApiToken>> {
     const r = await desk().apiTokens.create(input)
-    if (r.data && r.data.id) list.upsert(rowFromCreated(r.data))
+    if (r.data && r.data.id) s.list.upsert(rowFromCreated(r.data))
     return r
   }
 
@@ -87,38 +69,7 @@ export const useApiTokensStore = defineStore('apiTokens', () => {
     return r.token
   }
 
-  async function remove(id: string): Promise<Write<null>> {
-    const before = find(id)
-    const index = list.items.value.findIndex((t) => t.id === id)
-    list.remove(id)
-    try {
-      return await desk().apiTokens.delete({ id })
-    } catch (e) {
-      if (before) {
-        const next = list.items.value.slice()
-        next.splice(Math.max(0, Math.min(index, next.length)), 0, before)
-        list.items.value = next
-      }
-      throw e
-    }
-  }
+  const remove = (id: string): Promise<Write<null>> => s.removed(id, () => desk().apiTokens.delete({ id }))
 
-  return {
-    items: list.items,
-    loading: list.loading,
-    error: list.error,
-    offline: list.offline,
-    syncedAt: list.syncedAt,
-    catalogue: list.catalogue,
-    loaded: list.loaded,
-    load: list.load,
-    upsert: list.upsert,
-    ensureLoaded,
-    find,
-    get,
-    create,
-    reveal,
-    remove,
-    delete: remove
-  }
+  return { ...s.state, get, create, reveal, remove, delete: remove }
 })

@@ -1,19 +1,15 @@
 import { defineStore } from 'pinia'
-import { computed } from 'vue'
 import type { Document, DocumentCreate, DocumentUpdate } from '../../../shared/document'
 import type { AgentDocument } from '../../../shared/links'
 import type { Read, Write } from '../../../shared/ipc'
-import { useResourceList } from '../composables/useResourceList'
+import { desk } from '../desk'
+import { useResourceStore } from '../composables/useResourceStore'
 
 /** One agent that links a document, as the detail pane shows it. */
 export interface DocumentLink {
   linkId: string
   agentId: string
   agentName: string
-}
-
-function desk() {
-  return window.agentDesk
 }
 
 function nameOf(o: unknown): string | undefined {
@@ -27,66 +23,22 @@ function nameOf(o: unknown): string | undefined {
  * the view can show it on the form).
  */
 export const useDocumentsStore = defineStore('documents', () => {
-  const list = useResourceList<Document>({
+  const s = useResourceStore<Document>({
     resource: 'documents',
     list: (input) => desk().documents.list(input)
   })
 
-  const byId = computed(() => {
-    const m = new Map<string, Document>()
-    for (const d of list.items.value) m.set(d.id, d)
-    return m
-  })
-
-  function find(id: string): Document | undefined {
-    return byId.value.get(id)
-  }
-
-  /** Loads once; later calls are no-ops unless `force`. */
-  async function ensureLoaded(force = false): Promise<void> {
-    if (force || (!list.loaded.value && !list.loading.value)) await list.load()
-  }
-
-  async function get(id: string, cacheOnly = false): Promise<Read<Document>> {
-    const r = await desk().documents.get({ id, cacheOnly })
-    if (r.data && r.data.id) list.upsert({ ...find(id), ...r.data })
-    return r
-  }
-
-  async function create(input: DocumentCreate): Promise<Write<Document>> {
-    const r = await desk().documents.create(input)
-    if (r.data && r.data.id) list.upsert(r.data)
-    return r
-  }
-
-  async function rename(id: string, patch: DocumentUpdate): Promise<Write<Document>> {
-    const before = find(id)
-    if (before) list.upsert({ ...before, name: patch.name.trim() })
-    try {
-      const r = await desk().documents.rename({ id, patch })
-      if (r.data && r.data.id) list.upsert({ ...before, ...r.data })
-      return r
-    } catch (e) {
-      if (before) list.upsert(before)
-      throw e
-    }
-  }
-
-  async function remove(id: string): Promise<Write<null>> {
-    const before = find(id)
-    const index = list.items.value.findIndex((d) => d.id === id)
-    list.remove(id)
-    try {
-      return await desk().documents.delete({ id })
-    } catch (e) {
-      if (before) {
-        const next = list.items.value.slice()
-        next.splice(Math.max(0, Math.min(index, next.length)), 0, before)
-        list.items.value = next
-      }
-      throw e
-    }
-  }
+  const get = (id: string, cacheOnly = false): Promise<Read<Document>> =>
+    s.fetched(() => desk().documents.get({ id, cacheOnly }))
+  const create = (input: DocumentCreate): Promise<Write<Document>> =>
+    s.created(() => desk().documents.create(input))
+  const rename = (id: string, patch: DocumentUpdate): Promise<Write<Document>> =>
+    s.patched(
+      id,
+      (before) => ({ ...before, name: patch.name.trim() }),
+      () => desk().documents.rename({ id, patch })
+    )
+  const remove = (id: string): Promise<Write<null>> => s.removed(id, () => desk().documents.delete({ id }))
 
   /** Which agents link the document (needs `agentDocuments.list`; agent names from the agent cache). */
   async function linksOf(documentId: string): Promise<DocumentLink[]> {
@@ -105,23 +57,5 @@ export const useDocumentsStore = defineStore('documents', () => {
     })
   }
 
-  return {
-    items: list.items,
-    loading: list.loading,
-    error: list.error,
-    offline: list.offline,
-    syncedAt: list.syncedAt,
-    catalogue: list.catalogue,
-    loaded: list.loaded,
-    load: list.load,
-    upsert: list.upsert,
-    ensureLoaded,
-    find,
-    get,
-    create,
-    rename,
-    remove,
-    delete: remove,
-    linksOf
-  }
+  return { ...s.state, get, create, rename, remove, delete: remove, linksOf }
 })

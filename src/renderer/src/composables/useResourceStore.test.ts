@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest'
+import { effectScope } from 'vue'
+import type { Read, Write } from '../../../shared/ipc'
+import { useResourceStore } from './useResourceStore'
+
+interface Item {
+  id: string
+  name: string
+  note?: string
+}
+
+const read = <T>(data: T): Read<T> => ({ data, source: 'network', offline: false, syncedAt: null })
+const written = <T>(data: T): Write<T> => ({ status: 'done', data })
+
+/** A store over an in-memory list, loaded (cache answer empty, network answer `items`). */
+async function storeWith(items: Item[]) {
+  const scope = effectScope()
+  const s = scope.run(() =>
+    useResourceStore<Item>({
+      resource: 'items',
+      list: async (input) => read(input?.cacheOnly ? [] : items.map((x) => ({ ...x })))
+    })
+  )
+  if (!s) throw new Error('no store')
+  await s.state.ensureLoaded()
+  return { s, stop: () => scope.stop() }
+}
+
+const names = (s: { state: { items: { value: Item[] } } }) => s.state.items.value.map((x) => x.name)
+
+describe('useResourceStore', () => {
+  it('loads once and finds by id', async () => {
+    const { s, stop } = await storeWith([
+      { id: 'a', name: 'A' },
+      { id: 'b', name: 'B' }
+    ])
+    expect(names(s)).toEqual(['A', 'B'])
+    expect(s.find('b')?.name).toBe('B')
+    expect(s.find('zzz')).toBeUndefined()
+    stop()
+  })
+
+  it('merges what a read carries over what the list knew', async () => {
+    const { s, stop } = await storeWith([{ id: 'a', name: 'A', note: 'from the list' }])
+    await s.fetched(async () => read({ id: 'a', name: 'A2' }))
+    expect(s.find('a')).toEqual({ id: 'a', name: 'A2', note: 'from the list' })
+    await s.created(async () => written({ id: 'c', name: 'C' }))
+    expect(names(s)).toEqual(['C', 'A2'])
+    stop()
+  })
+
+  it('shows an update at once and takes the answer', async () => {
+    const { s, stop } = await storeWith([{ id: 'a', name: 'A', note: 'n' }])
+    let seenDuring: string | undefined
+    await s.patched(
+      'a',
+      (before) => ({ ...before, name: 'typed' }),
+      async () => {
+        seenDuring = s.find('a')?.name
+        return written({ id: 'a', name: 'Typed (server)' })
+      }
+    )
+    expect(seenDuring).toBe('typed')
+    expect(s.find('a')).toEqual({ id: 'a', name: 'Typed (server)', note: 'n' })
+    stop()
+  })
+
+  it('restores the item when the server refuses an update, and passes the error on', async () => {
+    const { s, stop } = await storeWith([{ id: 'a', name: 'A' }])
+    const refusal = new Error('name taken')
+    await expect(
+      s.patched(
+        'a',
+        (before) => ({ ...before, name: 'B' }),
+        async () => {
+          throw refusal
+        }
+      )
+    ).rejects.toBe(refusal)
+    expect(s.find('a')?.name).toBe('A')
+    stop()
+  })
+
+  it('puts a refused delete back at its place', async () => {
+    const { s, stop } = await storeWith([
+      { id: 'a', name: 'A' },
+      { id: 'b', name: 'B' },
+      { id: 'c', name: 'C' }
+    ])
+    let during: string[] = []
+    await expect(
+      s.removed('b', async () => {
+        during = names(s)
+        throw new Error('not allowed')
+      })
+    ).rejects.toThrow('not allowed')
+    expect(during).toEqual(['A', 'C'])
+    expect(names(s)).toEqual(['A', 'B', 'C'])
+    await s.removed('c', async () => written(null))
+    expect(names(s)).toEqual(['A', 'B'])
+    stop()
+  })
+})

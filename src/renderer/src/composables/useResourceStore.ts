@@ -1,0 +1,104 @@
+import { computed } from 'vue'
+import type { Read, Write } from '../../../shared/ipc'
+import { useResourceList } from './useResourceList'
+
+/**
+ * What every resource store shares: the cache-first list (useResourceList), lookup by id, and the
+ * write patterns — an answer merged into the list, an optimistic change rolled back when the server
+ * refuses it (the error is re-thrown so the form can show it and keep its input), and a delete
+ * that puts the item back where it was when it fails.
+ *
+ * A store passes the `window.agentDesk` calls in; nothing here knows a resource.
+ */
+export function useResourceStore<T extends { id: string }>(opts: {
+  resource: string
+  list: (input?: { cacheOnly?: boolean }) => Promise<Read<T[]>>
+}) {
+  const list = useResourceList<T>(opts)
+
+  const byId = computed(() => {
+    const m = new Map<string, T>()
+    for (const x of list.items.value) m.set(x.id, x)
+    return m
+  })
+
+  function find(id: string): T | undefined {
+    return byId.value.get(id)
+  }
+
+  /** Loads once; later calls are no-ops unless `force`. */
+  async function ensureLoaded(force = false): Promise<void> {
+    if (force || (!list.loaded.value && !list.loading.value)) await list.load()
+  }
+
+  /** Keeps what an answer carries, over what is known of the item (a list may carry fewer fields). */
+  function keep(data: T | null | undefined, before?: T): void {
+    if (data && data.id) list.upsert({ ...(before ?? find(data.id)), ...data })
+  }
+
+  /** A read of one item (`get`), kept in the list. */
+  async function fetched(op: () => Promise<Read<T>>): Promise<Read<T>> {
+    const r = await op()
+    keep(r.data)
+    return r
+  }
+
+  /** A create: the new item joins the list. */
+  async function created(op: () => Promise<Write<T>>): Promise<Write<T>> {
+    const r = await op()
+    keep(r.data)
+    return r
+  }
+
+  /** An update shown at once as `optimistic(before)`; the answer replaces it, a refusal restores `before`. */
+  async function patched(
+    id: string,
+    optimistic: (before: T) => T,
+    op: () => Promise<Write<T>>
+  ): Promise<Write<T>> {
+    const before = find(id)
+    if (before) list.upsert(optimistic(before))
+    try {
+      const r = await op()
+      keep(r.data, before)
+      return r
+    } catch (e) {
+      if (before) list.upsert(before)
+      throw e
+    }
+  }
+
+  /** A delete shown at once; a refusal puts the item back at its place. */
+  async function removed(id: string, op: () => Promise<Write<null>>): Promise<Write<null>> {
+    const before = find(id)
+    const index = list.items.value.findIndex((x) => x.id === id)
+    list.remove(id)
+    try {
+      return await op()
+    } catch (e) {
+      if (before && !find(id)) {
+        const next = list.items.value.slice()
+        next.splice(Math.max(0, Math.min(index, next.length)), 0, before)
+        list.items.value = next
+      }
+      throw e
+    }
+  }
+
+  /** The list's state and reads, as every store exposes them. */
+  const state = {
+    items: list.items,
+    loading: list.loading,
+    error: list.error,
+    offline: list.offline,
+    syncedAt: list.syncedAt,
+    catalogue: list.catalogue,
+    loaded: list.loaded,
+    load: list.load,
+    upsert: list.upsert,
+    ensureLoaded,
+    find
+  }
+
+  return { list, state, find, keep, fetched, created, patched, removed }
+}
