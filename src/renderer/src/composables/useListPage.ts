@@ -1,0 +1,136 @@
+import { computed, onMounted, ref, watch, type Ref } from 'vue'
+import { useRoute, useRouter } from 'vue-router'
+import type { AppErrorData } from '../../../shared/errors'
+import type { Channel } from '../../../shared/ipc'
+import { useCapabilitiesStore } from '../stores/capabilities'
+import { reportWrite, toAppError, useNotify } from './useErrors'
+
+/** What a list page needs of its store. */
+interface PageStore<T> {
+  find(id: string): T | undefined
+  get(id: string): Promise<unknown>
+  load(): Promise<void>
+}
+
+export interface ListPageOptions<T> {
+  store: PageStore<T>
+  /** The store's list error (toasted when it changes). */
+  error: Ref<AppErrorData | null>
+  /** The page's route, `/documents`; an item is `/documents/:id`. */
+  path: string
+  /** For messages: "Could not open the document", "Could not load documents". */
+  noun: string
+  plural: string
+  /** The operation creating needs; where the server does not offer it the button is disabled. */
+  createChannel?: Channel
+  /**
+   * Asks for the selected item even when the list holds it (a list entry may be partial; the cached
+   * one paints at once). Default true.
+   */
+  refreshSelected?: boolean
+  /** The text the detail pane shows when an item cannot be opened. Default: the error's message. */
+  openErrorText?: (err: AppErrorData, id: string) => string
+  /** Whether a list error is toasted. Default: every one. */
+  notifyListError?: (err: AppErrorData) => boolean
+}
+
+/**
+ * The master/detail behaviour every list page shares: the item of `/<path>/:id` is selected and
+ * (re)read, the create form replaces the detail pane, the list and the capabilities load when the
+ * page mounts, and failures are toasted (an offline read of a known item is not a failure).
+ */
+export function useListPage<T extends { id: string }>(opts: ListPageOptions<T>) {
+  const route = useRoute()
+  const router = useRouter()
+  const notify = useNotify()
+  const caps = useCapabilitiesStore()
+  const { store } = opts
+
+  const selectedId = computed(() =>
+    typeof route.params.id === 'string' && route.params.id ? route.params.id : null
+  )
+  const selected = computed(() => (selectedId.value ? store.find(selectedId.value) : undefined))
+  const creating = ref(false)
+  const detailLoading = ref(false)
+  const detailError = ref<string | null>(null)
+
+  async function fetchSelected(id: string): Promise<void> {
+    if (opts.refreshSelected === false && store.find(id)) return
+    detailLoading.value = true
+    detailError.value = null
+    try {
+      await store.get(id)
+    } catch (e) {
+      const err = toAppError(e)
+      const known = !!store.find(id)
+      if (!known) detailError.value = opts.openErrorText?.(err, id) ?? err.message
+      // Offline with the item in the cache: the page shows it and the offline badge says why.
+      if (!(known && (err.kind === 'network' || err.kind === 'timeout'))) {
+        notify.error(err, `Could not open the ${opts.noun}`)
+      }
+    } finally {
+      detailLoading.value = false
+    }
+  }
+
+  watch(
+    selectedId,
+    (id) => {
+      if (!id) return
+      creating.value = false
+      void fetchSelected(id)
+    },
+    { immediate: true }
+  )
+
+  watch(opts.error, (e) => {
+    if (e && (opts.notifyListError?.(e) ?? true)) notify.error(e, `Could not load ${opts.plural}`)
+  })
+
+  onMounted(() => {
+    if (!caps.loaded) void caps.load()
+    void store.load()
+  })
+
+  const itemPath = (id: string) => `${opts.path}/${encodeURIComponent(id)}`
+
+  function open(item: T): void {
+    void router.push(itemPath(item.id))
+  }
+
+  const canCreate = computed(() => !opts.createChannel || caps.offered(opts.createChannel))
+  function startCreate(): void {
+    if (!canCreate.value) return
+    creating.value = true
+    if (selectedId.value) void router.push(opts.path)
+  }
+
+  /** Toasts a create's outcome (done or queued offline). */
+  function reportCreate(w: { status: 'done' | 'queued' }, label: string): void {
+    reportWrite(notify, w, `${opts.noun[0]?.toUpperCase()}${opts.noun.slice(1)} created`, label)
+  }
+
+  /** Closes the create form and opens what it made. */
+  function showCreated(id: string | null | undefined): void {
+    creating.value = false
+    if (id) void router.push(itemPath(id))
+  }
+
+  return {
+    route,
+    router,
+    notify,
+    caps,
+    selectedId,
+    selected,
+    creating,
+    detailLoading,
+    detailError,
+    fetchSelected,
+    open,
+    canCreate,
+    startCreate,
+    reportCreate,
+    showCreated
+  }
+}
