@@ -40,7 +40,7 @@ export function bridgeScript(): string {
     listeners.get(event).add(listener);
     return () => listeners.get(event).delete(listener);
   };
-  window.agentDesk = Object.freeze(buildDeskApi(channels, events, invoke, subscribe));
+  window.agentDesk = Object.freeze(buildDeskApi(channels, events, invoke, subscribe, location.hash));
 })();
 `
 }

@@ -22,7 +22,9 @@ const api = buildDeskApi(
     const wire = wireEvent(event as EventName)
     ipcRenderer.on(wire, wrapped)
     return () => ipcRenderer.removeListener(wire, wrapped)
-  }
+  },
+  // The session and the opening list are asked for now, while the page's code loads.
+  typeof location !== 'undefined' ? location.hash : undefined
 )
 
 contextBridge.exposeInMainWorld('agentDesk', api)

@@ -236,22 +236,37 @@ type ChannelFn<C> = C extends Channel
     ? (input?: ChannelInput<C>) => Promise<ChannelResult<C>>
     : (input: ChannelInput<C>) => Promise<ChannelResult<C>>
   : never
+/** A read asked for as the page began to load: its answer if it has come, else its promise. */
+export type EarlyRead<T> = { value: T } | { promise: Promise<T> }
+/** `session` (session.get) or `list:<namespace>` (that list from the cache, e.g. `list:agents`). */
+export type EarlyKey = 'session' | `list:${string}`
+
 export type DeskApi = {
   [N in Namespaces]: { [O in OpsOf<N>]: ChannelFn<`${N}.${O}`> }
 } & {
   on<E extends EventName>(event: E, listener: (payload: IpcEvents[E]) => void): () => void
+  /**
+   * Takes (once) a read the preload asked for before the app's code arrived; undefined when there
+   * is none (the caller asks as usual).
+   */
+  early?(key: EarlyKey): EarlyRead<unknown> | undefined
 }
 
 /**
  * Builds the DeskApi from the channel whitelist and two transport functions. Used by the preload
  * (ipcRenderer) and by the web harness (its bridge). Self-contained on purpose: the harness
  * injects it into the page as source text, so it must not close over imports.
+ *
+ * With `startHash` (the page's `location.hash`), it also asks at once for what a start shows
+ * first: the session and, on a list route, that list from the cache. The answers travel while the
+ * app's code is still loading, and the app takes them with `early(key)` instead of asking again.
  */
 export function buildDeskApi(
   channels: readonly string[],
   events: readonly string[],
   invoke: (channel: string, input: unknown) => Promise<unknown>,
-  subscribe: (event: string, listener: (payload: unknown) => void) => () => void
+  subscribe: (event: string, listener: (payload: unknown) => void) => () => void,
+  startHash?: string
 ): unknown {
   const api: Record<string, unknown> = {}
   for (const channel of channels) {
@@ -272,6 +287,45 @@ export function buildDeskApi(
   api.on = (event: string, listener: (payload: unknown) => void) => {
     if (!events.includes(event)) throw new Error(`Unknown event ${event}`)
     return subscribe(event, listener)
+  }
+
+  // (No named function constants in here: the harness's copy must not depend on a bundler helper.)
+  const early = new Map<string, { done: boolean; value: unknown; promise: Promise<unknown> }>()
+  const first: [key: string, channel: string, input: unknown][] = []
+  if (typeof startHash === 'string') {
+    const lists: Record<string, string> = {
+      agents: 'agents',
+      documents: 'documents',
+      tools: 'tools',
+      prompts: 'prompts',
+      tags: 'tags',
+      'api-tokens': 'apiTokens'
+    }
+    first.push(['session', 'session.get', undefined])
+    const ns = lists[startHash.replace(/^#\/?/, '').split(/[/?]/)[0] || 'agents']
+    if (ns) first.push([`list:${ns}`, `${ns}.list`, { cacheOnly: true }])
+  }
+  for (const [key, channel, input] of first) {
+    const dot = channel.indexOf('.')
+    const group = api[channel.slice(0, dot)] as Record<string, (i?: unknown) => Promise<unknown>> | undefined
+    const call = group?.[channel.slice(dot + 1)]
+    if (!call) continue
+    const entry = { done: false, value: undefined as unknown, promise: call(input) }
+    entry.promise.then(
+      (v) => {
+        entry.done = true
+        entry.value = v
+      },
+      // A failed early read is dropped: the app asks again and reports what goes wrong.
+      () => early.delete(key)
+    )
+    early.set(key, entry)
+  }
+  api.early = (key: string) => {
+    const entry = early.get(key)
+    if (!entry) return undefined
+    early.delete(key)
+    return entry.done ? { value: entry.value } : { promise: entry.promise }
   }
   return api
 }

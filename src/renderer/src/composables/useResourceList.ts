@@ -49,15 +49,23 @@ export function useResourceList<T extends { id: string }>(opts: {
     loading.value = true
     error.value = null
     try {
-      // 1. Cache: paint at once (ignore failures, the network read decides).
+      // 1. Cache: paint at once (ignore failures, the network read decides). An early answer that
+      //    has come is applied before the first await, so the view's first render shows it.
       if (!loaded.value) {
-        try {
-          const cached = await (takeEarlyList<T>(opts.resource) ?? opts.list({ cacheOnly: true }))
+        const useCached = (cached: Read<T[]>) => {
           if (gen === generation && !loaded.value && Array.isArray(cached.data) && cached.data.length > 0) {
             apply(cached)
+            performance.mark(`agent-desk:list:${opts.resource}`)
           }
-        } catch {
-          /* the network read below reports */
+        }
+        const early = takeEarlyList<T>(opts.resource)
+        if (early && 'value' in early) useCached(early.value)
+        else {
+          try {
+            useCached(await (early?.promise ?? opts.list({ cacheOnly: true })))
+          } catch {
+            /* the network read below reports */
+          }
         }
       }
       // 2. Network (falls back to cache in main when offline).

@@ -63,8 +63,10 @@ export const useSessionStore = defineStore('session', () => {
       api.on('session.changed', (s) => apply(s))
       api.on('connectivity.changed', (c) => setConnectivity(c))
       try {
-        // Asked before the app's code ran (earlyReads.ts), or now.
-        apply(await (takeEarlySession() ?? api.session.get()))
+        // Asked by the preload as the page loaded (an answer already here applies at once), or now.
+        const early = takeEarlySession()
+        if (early && 'value' in early) apply(early.value)
+        else apply(await (early?.promise ?? api.session.get()))
       } finally {
         ready.value = true
       }
