@@ -1,0 +1,86 @@
+// @vitest-environment happy-dom
+import { describe, expect, it } from 'vitest'
+import { mount } from '@vue/test-utils'
+import { createMemoryHistory, createRouter } from 'vue-router'
+import { defineComponent, h } from 'vue'
+import DetailPlaceholder from './DetailPlaceholder.vue'
+import ListRow from './ListRow.vue'
+
+function testRouter() {
+  const empty = defineComponent({ render: () => h('div') })
+  return createRouter({
+    history: createMemoryHistory(),
+    routes: [
+      { path: '/', component: empty },
+      { path: '/documents/:id?', component: empty }
+    ]
+  })
+}
+
+const base = {
+  notFound: 'Document not found',
+  back: '/documents',
+  hint: 'Select a document, or create one'
+}
+
+describe('DetailPlaceholder', () => {
+  it('shows a spinner while the selected item loads', async () => {
+    const router = testRouter()
+    const w = mount(DetailPlaceholder, {
+      props: { ...base, selectedId: 'd1', loading: true, error: null },
+      global: { plugins: [router] }
+    })
+    expect(w.find('.n-spin-body, .n-spin').exists()).toBe(true)
+    expect(w.text()).not.toContain('Document not found')
+  })
+
+  it('says why an item could not be opened and leads back to the list', async () => {
+    const router = testRouter()
+    await router.push('/documents/d1')
+    const w = mount(DetailPlaceholder, {
+      props: { ...base, selectedId: 'd1', loading: false, error: 'The server is not reachable' },
+      global: { plugins: [router] }
+    })
+    expect(w.text()).toContain('The server is not reachable')
+    await w.get('button').trigger('click')
+    await new Promise((r) => setTimeout(r, 0))
+    expect(router.currentRoute.value.fullPath).toBe('/documents')
+
+    await w.setProps({ error: null })
+    expect(w.text()).toContain('Document not found')
+  })
+
+  it('shows the hint, with a create button only when it has a label', async () => {
+    const router = testRouter()
+    const w = mount(DetailPlaceholder, {
+      props: { ...base, selectedId: null, loading: false, error: null, createLabel: 'New document' },
+      global: { plugins: [router] }
+    })
+    expect(w.text()).toContain('Select a document, or create one')
+    await w.get('button').trigger('click')
+    expect(w.emitted('create')).toHaveLength(1)
+    await w.setProps({ createLabel: null })
+    expect(w.find('button').exists()).toBe(false)
+  })
+})
+
+describe('ListRow', () => {
+  it('opens on click and on Enter, marks the active row, passes attributes to the row', async () => {
+    const w = mount(ListRow, {
+      props: { active: false },
+      attrs: { 'data-testid': 'document-row', draggable: 'true' },
+      slots: { default: '<span class="list-row__name">Q3 report</span>' }
+    })
+    const row = w.get('[data-testid=document-row]')
+    expect(row.attributes('draggable')).toBe('true')
+    expect(row.attributes('role')).toBe('button')
+    expect(row.attributes('aria-current')).toBeUndefined()
+    await row.trigger('click')
+    await row.trigger('keydown', { key: 'Enter' })
+    expect(w.emitted('open')).toHaveLength(2)
+    await w.setProps({ active: true })
+    expect(row.classes()).toContain('list-row--active')
+    expect(row.attributes('aria-current')).toBe('true')
+    expect(row.text()).toBe('Q3 report')
+  })
+})
