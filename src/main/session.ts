@@ -10,7 +10,7 @@ import { openProfileStore, profileStorePath } from './store'
 import { AppError } from '../shared/errors'
 import type { Capabilities, Connectivity, Profile, SessionState, SessionUser } from '../shared/ipc'
 import type { Keychain } from './keychain'
-import { LOCAL_PROFILE_ID, type ProfileStore, type StoredUser } from './profiles'
+import type { ProfileStore, StoredUser } from './profiles'
 import type { LocalWorkspace } from './localWorkspace'
 
 export type OpenedStore = ReturnType<typeof openProfileStore>

@@ -21,7 +21,9 @@ afterAll(async () => {
 
 function expectError(r: { status: number; json: unknown }, status: number, code: string) {
   expect(r.status).toBe(status)
-  return ErrorEnvelope.parse(r.json)
+  const env = ErrorEnvelope.parse(r.json)
+  expect(env.error.code).toBe(code)
+  return env
 }
 
 async function fixture(api: Client, label: string) {
