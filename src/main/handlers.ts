@@ -449,6 +449,25 @@ async function write<C extends WriteChannel>(
   return (await ctx.data.write(s, channel, input)) as ChannelResult<C>
 }
 
+/** The resources read alike: a list and an item, through the cache (stale-while-revalidate, offline). */
+type PlainResource = 'agents' | 'documents' | 'tools' | 'prompts' | 'tags'
+
+function listHandler<R extends PlainResource>(r: R): Handler<`${R}.list`> {
+  const h = async (i: { cacheOnly?: boolean | undefined } | undefined, ctx: HandlerContext) => {
+    const s = await ctx.lease()
+    return ctx.data.readList(s, r, 'all', () => client(s)[r].list(), { cacheOnly: i?.cacheOnly })
+  }
+  return h as unknown as Handler<`${R}.list`>
+}
+
+function getHandler<R extends PlainResource>(r: R): Handler<`${R}.get`> {
+  const h = async (i: { id: string; cacheOnly?: boolean | undefined }, ctx: HandlerContext) => {
+    const s = await ctx.lease()
+    return ctx.data.readItem(s, r, i.id, () => client(s)[r].get(i.id), { cacheOnly: i.cacheOnly })
+  }
+  return h as unknown as Handler<`${R}.get`>
+}
+
 export const handlers: Handlers = {
   // ---- app
   'app.info': async (_i, ctx) => ({ ...ctx.info }),
@@ -508,72 +527,36 @@ export const handlers: Handlers = {
   },
 
   // ---- agents
-  'agents.list': async (i, ctx) => {
-    const s = await ctx.lease()
-    return ctx.data.readList(s, 'agents', 'all', () => client(s).agents.list(), { cacheOnly: i?.cacheOnly })
-  },
-  'agents.get': async (i, ctx) => {
-    const s = await ctx.lease()
-    return ctx.data.readItem(s, 'agents', i.id, () => client(s).agents.get(i.id), { cacheOnly: i.cacheOnly })
-  },
+  'agents.list': listHandler('agents'),
+  'agents.get': getHandler('agents'),
   'agents.create': (i, ctx) => write('agents.create', i, ctx),
   'agents.update': (i, ctx) => write('agents.update', i, ctx),
   'agents.delete': (i, ctx) => write('agents.delete', i, ctx),
 
   // ---- documents
-  'documents.list': async (i, ctx) => {
-    const s = await ctx.lease()
-    return ctx.data.readList(s, 'documents', 'all', () => client(s).documents.list(), {
-      cacheOnly: i?.cacheOnly
-    })
-  },
-  'documents.get': async (i, ctx) => {
-    const s = await ctx.lease()
-    return ctx.data.readItem(s, 'documents', i.id, () => client(s).documents.get(i.id), {
-      cacheOnly: i.cacheOnly
-    })
-  },
+  'documents.list': listHandler('documents'),
+  'documents.get': getHandler('documents'),
   'documents.create': (i, ctx) => write('documents.create', i, ctx),
   'documents.rename': (i, ctx) => write('documents.rename', i, ctx),
   'documents.delete': (i, ctx) => write('documents.delete', i, ctx),
 
   // ---- tools
-  'tools.list': async (i, ctx) => {
-    const s = await ctx.lease()
-    return ctx.data.readList(s, 'tools', 'all', () => client(s).tools.list(), { cacheOnly: i?.cacheOnly })
-  },
-  'tools.get': async (i, ctx) => {
-    const s = await ctx.lease()
-    return ctx.data.readItem(s, 'tools', i.id, () => client(s).tools.get(i.id), { cacheOnly: i.cacheOnly })
-  },
+  'tools.list': listHandler('tools'),
+  'tools.get': getHandler('tools'),
   'tools.create': (i, ctx) => write('tools.create', i, ctx),
   'tools.update': (i, ctx) => write('tools.update', i, ctx),
   'tools.delete': (i, ctx) => write('tools.delete', i, ctx),
 
   // ---- prompts
-  'prompts.list': async (i, ctx) => {
-    const s = await ctx.lease()
-    return ctx.data.readList(s, 'prompts', 'all', () => client(s).prompts.list(), { cacheOnly: i?.cacheOnly })
-  },
-  'prompts.get': async (i, ctx) => {
-    const s = await ctx.lease()
-    return ctx.data.readItem(s, 'prompts', i.id, () => client(s).prompts.get(i.id), {
-      cacheOnly: i.cacheOnly
-    })
-  },
+  'prompts.list': listHandler('prompts'),
+  'prompts.get': getHandler('prompts'),
   'prompts.create': (i, ctx) => write('prompts.create', i, ctx),
   'prompts.update': (i, ctx) => write('prompts.update', i, ctx),
   'prompts.delete': (i, ctx) => write('prompts.delete', i, ctx),
 
   // ---- tags
-  'tags.list': async (i, ctx) => {
-    const s = await ctx.lease()
-    return ctx.data.readList(s, 'tags', 'all', () => client(s).tags.list(), { cacheOnly: i?.cacheOnly })
-  },
-  'tags.get': async (i, ctx) => {
-    const s = await ctx.lease()
-    return ctx.data.readItem(s, 'tags', i.id, () => client(s).tags.get(i.id), { cacheOnly: i.cacheOnly })
-  },
+  'tags.list': listHandler('tags'),
+  'tags.get': getHandler('tags'),
   'tags.create': (i, ctx) => write('tags.create', i, ctx),
   'tags.update': (i, ctx) => write('tags.update', i, ctx),
   'tags.delete': (i, ctx) => write('tags.delete', i, ctx),
