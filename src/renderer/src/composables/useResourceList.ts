@@ -23,10 +23,20 @@ export interface ResourceList<T extends { id: string }> {
  * A list of one resource with cache-first loading. Subscribes to `data.changed` for `resource`
  * and reloads. Uses a shallowRef so 10,000 items are not made deeply reactive.
  */
-export function useResourceList<T extends { id: string }>(opts: {
+export interface ResourceListOptions<T, R = T> {
+  /** The IPC namespace (`agents`, `apiTokens`…): `data.changed` events and early reads use it. */
   resource: string
-  list: (input?: { cacheOnly?: boolean }) => Promise<Read<T[]>>
-}): ResourceList<T> {
+  /** `window.agentDesk.<resource>.list`. */
+  list: (input?: { cacheOnly?: boolean }) => Promise<Read<R[]>>
+  /** Turns what main sends into the items the store keeps (every answer, the early one too). */
+  view?: (r: Read<R[]>) => Read<T[]>
+}
+
+export function useResourceList<T extends { id: string }, R = T>(
+  opts: ResourceListOptions<T, R>
+): ResourceList<T> {
+  const view = opts.view ?? ((r: Read<R[]>) => r as unknown as Read<T[]>)
+  const list = async (input?: { cacheOnly?: boolean }) => view(await opts.list(input))
   const items = shallowRef<T[]>([])
   const loading = ref(false)
   const error = shallowRef<AppErrorData | null>(null)
@@ -58,18 +68,18 @@ export function useResourceList<T extends { id: string }>(opts: {
             performance.mark(`agent-desk:list:${opts.resource}`)
           }
         }
-        const early = takeEarlyList<T>(opts.resource)
-        if (early && 'value' in early) useCached(early.value)
+        const early = takeEarlyList<R>(opts.resource)
+        if (early && 'value' in early) useCached(view(early.value))
         else {
           try {
-            useCached(await (early?.promise ?? opts.list({ cacheOnly: true })))
+            useCached(early ? view(await early.promise) : await list({ cacheOnly: true }))
           } catch {
             /* the network read below reports */
           }
         }
       }
       // 2. Network (falls back to cache in main when offline).
-      const fresh = await opts.list()
+      const fresh = await list()
       if (gen === generation) apply(fresh)
     } catch (e) {
       if (gen === generation) {

@@ -1,6 +1,6 @@
 import { computed } from 'vue'
 import type { Read, Write } from '../../../shared/ipc'
-import { useResourceList } from './useResourceList'
+import { useResourceList, type ResourceListOptions } from './useResourceList'
 
 /**
  * What every resource store shares: the cache-first list (useResourceList), lookup by id, and the
@@ -10,11 +10,8 @@ import { useResourceList } from './useResourceList'
  *
  * A store passes the `window.agentDesk` calls in; nothing here knows a resource.
  */
-export function useResourceStore<T extends { id: string }>(opts: {
-  resource: string
-  list: (input?: { cacheOnly?: boolean }) => Promise<Read<T[]>>
-}) {
-  const list = useResourceList<T>(opts)
+export function useResourceStore<T extends { id: string }, R = T>(opts: ResourceListOptions<T, R>) {
+  const list = useResourceList<T, R>(opts)
 
   const byId = computed(() => {
     const m = new Map<string, T>()

@@ -41,13 +41,13 @@ export function rowFromCreated(t: ApiToken): TokenRow {
  * `create` hands the new value back to its caller once, and `reveal` fetches it on demand.
  */
 export const useApiTokensStore = defineStore('apiTokens', () => {
-  const s = useResourceStore<TokenRow>({
+  const s = useResourceStore<TokenRow, ApiTokenView>({
     resource: 'apiTokens',
-    list: async (input) => {
-      const r = await desk().apiTokens.list(input)
-      const data = Array.isArray(r.data) ? r.data.map(toTokenRow).filter((t) => t.id !== '') : []
-      return { ...r, data }
-    }
+    list: (input) => desk().apiTokens.list(input),
+    view: (r) => ({
+      ...r,
+      data: Array.isArray(r.data) ? r.data.map(toTokenRow).filter((t) => t.id !== '') : []
+    })
   })
 
   async function get(id: string, cacheOnly = false): Promise<Read<TokenRow>> {
