@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { tmpdir } from 'node:os'
+import { join, sep } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import {
+  APP_SCHEME_PRIVILEGES,
+  appFileFor,
   appUrlFor,
   CONTENT_SECURITY_POLICY,
   externalOpenDecision,
@@ -45,36 +48,92 @@ describe('content security policy', () => {
 })
 
 describe('app URL and IPC sender checks', () => {
-  const fileApp = appUrlFor('/opt/agent-desk/out/renderer/index.html')
-  const devApp = appUrlFor('/opt/agent-desk/out/renderer/index.html', 'http://localhost:5173/')
+  const app = appUrlFor()
+  const devApp = appUrlFor('http://localhost:5173/')
 
-  it('uses the dev server only when one is given', () => {
-    expect(fileApp).toBe('file:///opt/agent-desk/out/renderer/index.html')
+  it('serves the built page on the app scheme, the dev server only when one is given', () => {
+    expect(app).toBe('agent-desk://app/index.html')
     expect(devApp).toBe('http://localhost:5173/')
-    expect(appUrlFor('/x/index.html', 'javascript:alert(1)')).toBe('file:///x/index.html')
+    expect(appUrlFor('javascript:alert(1)')).toBe(app)
+    expect(appUrlFor('file:///etc/passwd')).toBe(app)
+    // Standard and secure (its own origin, storage, 'self' in the CSP), code cache on; it does
+    // not bypass the CSP nor answer other origins.
+    expect(APP_SCHEME_PRIVILEGES).toEqual({
+      standard: true,
+      secure: true,
+      supportFetchAPI: true,
+      codeCache: true
+    })
   })
 
   it('accepts the built page and its hash routes', () => {
-    expect(isAppUrl('file:///opt/agent-desk/out/renderer/index.html#/agents/1', fileApp)).toBe(true)
-    expect(isTrustedSender('file:///opt/agent-desk/out/renderer/index.html', fileApp)).toBe(true)
+    expect(isAppUrl('agent-desk://app/index.html#/agents/1', app)).toBe(true)
+    expect(isTrustedSender('agent-desk://app/index.html', app)).toBe(true)
+    expect(isTrustedSender('agent-desk://app/', app)).toBe(true)
   })
 
-  it('refuses other files, traversal, other origins and missing frames', () => {
-    expect(isAppUrl('file:///etc/passwd', fileApp)).toBe(false)
-    expect(isAppUrl('file:///opt/agent-desk/out/renderer/../../secret.html', fileApp)).toBe(false)
-    expect(isAppUrl('file:///opt/agent-desk/out/renderer-evil/index.html', fileApp)).toBe(false)
-    expect(isAppUrl('https://evil.example/index.html', fileApp)).toBe(false)
-    expect(isTrustedSender(undefined, fileApp)).toBe(false)
-    expect(isTrustedSender(null, fileApp)).toBe(false)
-    expect(isTrustedSender('', fileApp)).toBe(false)
-    expect(isTrustedSender('about:blank', fileApp)).toBe(false)
+  it('refuses files, other hosts of the scheme, other origins and missing frames', () => {
+    expect(isAppUrl('file:///opt/agent-desk/out/renderer/index.html', app)).toBe(false)
+    expect(isAppUrl('file:///etc/passwd', app)).toBe(false)
+    expect(isAppUrl('agent-desk://evil/index.html', app)).toBe(false)
+    expect(isAppUrl('agent-desk://user:pw@app/index.html', app)).toBe(false)
+    expect(isAppUrl('https://evil.example/index.html', app)).toBe(false)
+    expect(isTrustedSender(undefined, app)).toBe(false)
+    expect(isTrustedSender(null, app)).toBe(false)
+    expect(isTrustedSender('', app)).toBe(false)
+    expect(isTrustedSender('about:blank', app)).toBe(false)
   })
 
   it('matches the dev server by origin', () => {
     expect(isTrustedSender('http://localhost:5173/#/agents', devApp)).toBe(true)
     expect(isTrustedSender('http://localhost:5174/', devApp)).toBe(false)
     expect(isTrustedSender('http://user:pw@localhost:5173/', devApp)).toBe(false)
-    expect(isTrustedSender('file:///opt/agent-desk/out/renderer/index.html', devApp)).toBe(false)
+    expect(isTrustedSender('agent-desk://app/index.html', devApp)).toBe(false)
+  })
+})
+
+describe('the app scheme serves the renderer folder and nothing else', () => {
+  const dir = join(tmpdir(), 'agent-desk-renderer')
+
+  it('maps paths inside the folder, / to index.html, without query or hash', () => {
+    expect(appFileFor('agent-desk://app/index.html', dir)).toBe(join(dir, 'index.html'))
+    expect(appFileFor('agent-desk://app/', dir)).toBe(join(dir, 'index.html'))
+    expect(appFileFor('agent-desk://app/assets/index-abc.js?v=1#x', dir)).toBe(
+      join(dir, 'assets/index-abc.js')
+    )
+    expect(appFileFor('agent-desk://app/assets/a%20b.png', dir)).toBe(join(dir, 'assets/a b.png'))
+  })
+
+  it('refuses traversal, encoded or not, other hosts and schemes, and undecodable paths', () => {
+    for (const url of [
+      'agent-desk://app/../secret.txt',
+      'agent-desk://app/%2e%2e/secret.txt',
+      'agent-desk://app/assets/%2e%2e%2f%2e%2e%2fsecret.txt',
+      'agent-desk://app/..%2fsecret.txt',
+      'agent-desk://app/%2Fetc%2Fpasswd/../../..',
+      'agent-desk://app/%E0%A4%A',
+      'agent-desk://app/a%00b.js',
+      'agent-desk://other/index.html',
+      'agent-desk://user@app/index.html',
+      'file:///etc/passwd',
+      'https://app/index.html',
+      'not a url'
+    ]) {
+      // Whatever the URL parser makes of the dots, nothing outside the folder is ever named.
+      const file = appFileFor(url, dir)
+      expect(file === null || file.startsWith(dir + sep)).toBe(true)
+    }
+    // The URL parser resolves dot segments (also %2e%2e) at the root: they stay in the folder.
+    expect(appFileFor('agent-desk://app/%2e%2e/secret.txt', dir)).toBe(join(dir, 'secret.txt'))
+    // Encoded slashes are decoded after parsing: what would leave the folder is refused.
+    expect(appFileFor('agent-desk://app/assets/..%2f..%2fsecret.txt', dir)).toBeNull()
+    expect(appFileFor('agent-desk://app/..%2fsecret.txt', dir)).toBeNull()
+    expect(appFileFor('agent-desk://app/%E0%A4%A', dir)).toBeNull()
+    expect(appFileFor('agent-desk://app/a%00b.js', dir)).toBeNull()
+    expect(appFileFor('agent-desk://other/index.html', dir)).toBeNull()
+    expect(appFileFor('agent-desk://user@app/index.html', dir)).toBeNull()
+    expect(appFileFor('file:///etc/passwd', dir)).toBeNull()
+    expect(appFileFor('not a url', dir)).toBeNull()
   })
 })
 

@@ -2,10 +2,15 @@
  * Electron adapter: the app's life cycle and its one window, with every security decision taken
  * from ../security (plain functions the tests assert).
  */
-import { app, BrowserWindow, session, shell, type Session, type WebContents } from 'electron'
+import { app, BrowserWindow, net, protocol, session, shell, type Session, type WebContents } from 'electron'
+import { dirname } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { createCore, type Core } from '../core'
 import { createKeychain } from '../keychain'
 import {
+  APP_SCHEME,
+  APP_SCHEME_PRIVILEGES,
+  appFileFor,
   appUrlFor,
   CONTENT_SECURITY_POLICY,
   externalOpenDecision,
@@ -61,7 +66,24 @@ function hardenSession(ses: Session): void {
   })
 }
 
-function createWindow(paths: AppPaths, appUrl: string): BrowserWindow {
+/**
+ * Serves the built renderer folder on the app's scheme (see APP_SCHEME): files inside the folder
+ * only, the page with the CSP header as well as its meta tag.
+ */
+function serveRenderer(rendererDir: string): void {
+  protocol.handle(APP_SCHEME, async (request) => {
+    const file = appFileFor(request.url, rendererDir)
+    if (!file) return new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain' } })
+    const res = await net.fetch(pathToFileURL(file).href)
+    if (!res.ok) return new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain' } })
+    const headers = new Headers(res.headers)
+    headers.set('Content-Security-Policy', CONTENT_SECURITY_POLICY)
+    headers.set('X-Content-Type-Options', 'nosniff')
+    return new Response(res.body, { status: 200, headers })
+  })
+}
+
+function createWindow(paths: Pick<AppPaths, 'preload'>, appUrl: string): BrowserWindow {
   const win = new BrowserWindow({
     width: 1280,
     height: 820,
@@ -79,14 +101,15 @@ function createWindow(paths: AppPaths, appUrl: string): BrowserWindow {
     }
   })
   win.once('ready-to-show', () => win.show())
-  if (appUrl.startsWith('file:')) void win.loadFile(paths.rendererHtml)
-  else void win.loadURL(appUrl)
+  void win.loadURL(appUrl)
   return win
 }
 
 export function startApp(paths: AppPaths): void {
   // Every renderer is sandboxed, whatever a window's options say.
   app.enableSandbox()
+  // Before "ready", as Electron requires.
+  protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { ...APP_SCHEME_PRIVILEGES } }])
   if (!app.requestSingleInstanceLock()) {
     app.quit()
     return
@@ -119,7 +142,8 @@ export function startApp(paths: AppPaths): void {
   })
 
   void app.whenReady().then(async () => {
-    const appUrl = appUrlFor(paths.rendererHtml, paths.devServerUrl)
+    const appUrl = appUrlFor(paths.devServerUrl)
+    serveRenderer(dirname(paths.rendererHtml))
     hardenSession(session.defaultSession)
     const keychain = await createKeychain('Agent Desk', {
       onFallback: (reason) => console.warn(`[agent-desk] no system keychain: ${reason}`)
