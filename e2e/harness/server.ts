@@ -125,7 +125,14 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
       res.end('not found')
       return
     }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' })
+    // As a web server serves a Vite build: hashed assets never change, the page is revalidated.
+    // A browser profile that is kept (the later-starts benchmark) then starts from its caches, as
+    // Electron does from its app scheme's code cache.
+    const immutable = rel.startsWith('/assets/')
+    res.writeHead(200, {
+      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache'
+    })
     res.end(content)
   }
 

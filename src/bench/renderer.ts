@@ -288,10 +288,8 @@ export async function runRendererBench(options: RendererBenchOptions = {}): Prom
     await signIn(h, profileId, small)
     const warm = await h.core().invoke('agents.list', {})
     if (!warm.ok) throw new Error(warm.error.message)
-    const starts: number[] = []
-    const phases: number[][] = []
-    for (let r = 0; r < startRuns; r++) {
-      const { context, page } = await open()
+    /** One start on `page`: ms to the agents painted, and the phases. */
+    const startOn = async (page: Page): Promise<[number, number[]]> => {
       await page.goto(`${h.url}/#/agents`)
       await page.waitForFunction(
         () => ((window as unknown as BenchWindow).__bench.firstRows ?? -1) > 0,
@@ -309,25 +307,78 @@ export async function runRendererBench(options: RendererBenchOptions = {}): Prom
           [at('agent-desk:app-code'), at('agent-desk:mounted'), at('agent-desk:list:agents')]
         ] as const
       })
+      return [painted, [...parts]]
+    }
+    const starts: number[] = []
+    const phases: number[][] = []
+    for (let r = 0; r < startRuns; r++) {
+      const { context, page } = await open()
+      const [painted, parts] = await startOn(page)
       starts.push(painted)
-      phases.push([...parts])
+      phases.push(parts)
       await context.close()
     }
+    // Later starts: one browser profile kept from start to start, as an installed app keeps its
+    // own. The page's files come from the HTTP cache and their compiled code from V8's code
+    // cache, which Chromium fills over the first two loads (Electron does the same for the app
+    // scheme); the loads after those are measured.
+    const profileDir = mkdtempSync(join(tmpdir(), 'agent-desk-bench-profile-'))
+    const later: number[] = []
+    const laterPhases: number[][] = []
+    try {
+      const kept = await chromium.launchPersistentContext(profileDir, {
+        executablePath: CHROMIUM_PATH,
+        args: CHROMIUM_ARGS,
+        extraHTTPHeaders: { [SECRET_HEADER]: h.secret },
+        viewport: { width: 1280, height: 800 }
+      })
+      try {
+        await kept.addInitScript(INIT_SCRIPT)
+        for (let r = 0; r < startRuns + 2; r++) {
+          const page = await kept.newPage()
+          const [painted, parts] = await startOn(page)
+          if (r >= 2) {
+            later.push(painted)
+            laterPhases.push(parts)
+          }
+          await page.close()
+        }
+      } finally {
+        await kept.close()
+      }
+    } finally {
+      rmSync(profileDir, { recursive: true, force: true })
+    }
     const startMed = median(starts)
-    const phase = (i: number) => median(phases.map((p) => p[i] as number)).toFixed(0)
+    const laterMed = median(later)
+    const phase = (i: number, of = phases) => median(of.map((p) => p[i] as number)).toFixed(0)
     rows.push({
-      name: `start → agents list painted from the cache (${startAgents} agents)`,
+      name: `start → agents list painted from the cache (${startAgents} agents), first start`,
       value: startMed,
       unit: 'ms',
       reference: 400,
       ratio: startMed / 400,
-      note: `target ≤ 400 ms; median of ${startRuns} fresh page loads; runs ${starts.map((x) => x.toFixed(0)).join('/')}`
+      note: `target ≤ 400 ms; median of ${startRuns} loads in fresh browser profiles; runs ${starts.map((x) => x.toFixed(0)).join('/')}`
+    })
+    rows.push({
+      name: `later starts (browser profile and code cache kept)`,
+      value: laterMed,
+      unit: 'ms',
+      reference: 400,
+      ratio: laterMed / 400,
+      note: `target ≤ 400 ms; median of ${later.length} loads after 2 priming ones; runs ${later.map((x) => x.toFixed(0)).join('/')}`
     })
     rows.push({
       name: '  of which: app code evaluated / mounted / cached list applied (ms)',
       value: Number(phase(2)),
       unit: 'ms',
-      note: `medians ${phase(0)} / ${phase(1)} / ${phase(2)}, then painted at ${startMed.toFixed(0)}`
+      note: `first starts; medians ${phase(0)} / ${phase(1)} / ${phase(2)}, then painted at ${startMed.toFixed(0)}`
+    })
+    rows.push({
+      name: '  of which, later starts (ms)',
+      value: Number(phase(2, laterPhases)),
+      unit: 'ms',
+      note: `medians ${phase(0, laterPhases)} / ${phase(1, laterPhases)} / ${phase(2, laterPhases)}, then painted at ${laterMed.toFixed(0)}`
     })
 
     // (b) 10,000 agents, documents, tools (fresh sign-in: empty cache, the network answer paints).
