@@ -22,28 +22,6 @@ const parts = {
   renderer: ['Renderer (headless Chromium, built renderer via the web harness)', () => runRendererBench()]
 } as const
 
-/**
- * A fixed piece of CPU work (JSON round trips of 2,000 agent-like records, median of 5), printed in
- * the header so that figures taken on different days or machines can be compared: absolute
- * milliseconds scale with it, the ratios printed beside each figure do not.
- */
-function machineReferenceMs(): number {
-  const rows = Array.from({ length: 2000 }, (_, i) => ({
-    id: `a${i}`,
-    name: `Agent ${i}`,
-    type: i % 2 ? 'REACT' : 'CHATVENDOR',
-    tags: [{ id: `t${i % 7}`, name: 'tag', color: '#AABBCC' }],
-    createdAt: '2026-01-01T00:00:00.000000+00:00'
-  }))
-  const times: number[] = []
-  for (let r = 0; r < 5; r++) {
-    const t0 = performance.now()
-    for (let k = 0; k < 10; k++) JSON.parse(JSON.stringify(rows))
-    times.push(performance.now() - t0)
-  }
-  return times.sort((a, b) => a - b)[2] as number
-}
-
 async function run(): Promise<void> {
   const asked = process.argv.slice(2).filter((a) => !a.startsWith('-'))
   const unknown = asked.filter((a) => !(a in parts))
@@ -55,7 +33,7 @@ async function run(): Promise<void> {
   const chosen = (asked.length ? asked : Object.keys(parts)) as (keyof typeof parts)[]
   console.log(
     `Agent Desk benchmarks — ${new Date().toISOString()}, Node ${process.version}, ${process.platform}, ` +
-      `${cpus().length} cores; machine speed reference ${machineReferenceMs().toFixed(0)} ms`
+      `${cpus().length} cores`
   )
   for (const name of chosen) {
     const [title, fn] = parts[name]
