@@ -53,9 +53,9 @@ test('agents: search by name, filter by type and tags, sort by name and date', a
   // Clearing the type shows everything again; sort by date both ways.
   await tid(page, 'filter-type').locator('.n-base-clear').click()
   await expect(tid(page, 'agent-row')).toHaveCount(4)
-  await choose(page, 'sort-select', 'Newest first')
+  await choose(page, 'sort', 'Newest first')
   await expect.poll(() => rowNames(page)).toEqual(['Alpha', 'agent 9', 'Beta helper', 'agent 10'])
-  await choose(page, 'sort-select', 'Oldest first')
+  await choose(page, 'sort', 'Oldest first')
   await expect.poll(() => rowNames(page)).toEqual(['agent 10', 'Beta helper', 'agent 9', 'Alpha'])
   // Sorting keeps the search.
   await tid(page, 'list-filter').fill('agent')
