@@ -14,6 +14,6 @@ if [ "$(uname -s)" = "Linux" ] && [ -z "${AGENT_DESK_KEYRING_SESSION:-}" ] \
   export HOME
   exec dbus-run-session -- bash -c 'echo -n ci-keyring | gnome-keyring-daemon --unlock --components=secrets >/dev/null; exec bash .ci/test-remote.sh'
 fi
-npx vitest run --config src/vitest.config.ts src/main/api/remote.test.ts
+npx vitest run --config test/vitest.config.ts src/main/api/remote.test.ts
 npm run --silent build
 npx playwright test --config e2e/playwright.config.ts --grep @remote

@@ -6,7 +6,7 @@ export default defineConfig({
   root: fileURLToPath(new URL('..', import.meta.url)),
   plugins: [vue()],
   test: {
-    include: ['src/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // Real servers and a real keychain: give slow machines room, never retry to hide flakiness.
     testTimeout: 30_000,
     hookTimeout: 60_000,
