@@ -14,8 +14,8 @@ if [ "$(uname -s)" = "Linux" ] && [ -z "${AGENT_DESK_KEYRING_SESSION:-}" ] \
   exec dbus-run-session -- bash -c 'echo -n ci-keyring | gnome-keyring-daemon --unlock --components=secrets >/dev/null; exec bash .ci/test.sh'
 fi
 
-echo "== lint (prettier)" && npm run --silent lint
+echo "== lint (prettier, eslint)" && npm run --silent lint
 echo "== unit + integration (vitest)" && npm run --silent test:unit
-echo "== typecheck (vue-tsc)" && npm run --silent typecheck
+echo "== typecheck (vue-tsc, tsc: web, dom-node, node)" && npm run --silent typecheck
 echo "== build (electron-vite)" && npm run --silent build
 echo "== e2e (playwright)" && npm run --silent test:e2e
