@@ -25,8 +25,12 @@ export interface AppPaths {
   preload: string
   /** Built renderer index.html. */
   rendererHtml: string
-  /** The renderer dev server in `electron-vite dev`. */
+  /** The renderer dev server in `electron-vite dev` (already checked: see devServerDecision). */
   devServerUrl?: string | undefined
+  /** DevTools may open (see devToolsAllowed). */
+  devTools: boolean
+  /** `electron-vite dev`: the menu shows Reload and DevTools. */
+  devBuild: boolean
 }
 
 function openExternally(url: string): void {
@@ -83,7 +87,7 @@ function serveRenderer(rendererDir: string): void {
   })
 }
 
-function createWindow(paths: Pick<AppPaths, 'preload'>, appUrl: string): BrowserWindow {
+function createWindow(paths: Pick<AppPaths, 'preload' | 'devTools'>, appUrl: string): BrowserWindow {
   const win = new BrowserWindow({
     width: 1280,
     height: 820,
@@ -93,7 +97,7 @@ function createWindow(paths: Pick<AppPaths, 'preload'>, appUrl: string): Browser
     title: 'Agent Desk',
     // Spelled out as well as spread so static checkers (Electronegativity) see the key settings.
     webPreferences: {
-      ...windowWebPreferences(paths.preload),
+      ...windowWebPreferences(paths.preload, { devTools: paths.devTools }),
       contextIsolation: true,
       sandbox: true,
       nodeIntegration: false,
