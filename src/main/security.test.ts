@@ -258,4 +258,10 @@ describe('navigation and permissions', () => {
   ])('denies the %s permission', (permission) => {
     expect(permissionDecision(permission)).toBe(false)
   })
+
+  it('allows writing to the clipboard on a click (the Copy buttons), not reading it', () => {
+    expect(permissionDecision('clipboard-sanitized-write')).toBe(true)
+    expect(permissionDecision('clipboard-read')).toBe(false)
+    expect(permissionDecision('deprecated-sync-clipboard-read')).toBe(false)
+  })
 })

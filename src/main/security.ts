@@ -225,7 +225,11 @@ export function navigationDecision(url: string | undefined | null): NavigationDe
   return { allow: false, openExternal: externalOpenDecision(url) }
 }
 
-/** No camera, microphone, notifications, geolocation, clipboard-read, …: the app needs none. */
-export function permissionDecision(_permission: string): boolean {
-  return false
+/**
+ * No camera, microphone, notifications, geolocation, clipboard-read, …: the app needs none. The
+ * one exception is writing to the clipboard on a click (`clipboard-sanitized-write`, what
+ * navigator.clipboard.writeText asks for), which the Copy buttons (API token, About) need.
+ */
+export function permissionDecision(permission: string): boolean {
+  return permission === 'clipboard-sanitized-write'
 }
