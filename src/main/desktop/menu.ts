@@ -8,7 +8,6 @@ import type { MenuCommand } from '../../shared/menu'
 
 /** Electron roles the menu uses (the subset of MenuItemConstructorOptions['role']). */
 export type MenuRole =
-  | 'appMenu'
   | 'services'
   | 'hide'
   | 'hideOthers'
@@ -168,9 +167,9 @@ function helpMenu(mac: boolean, o: MenuOptions): MenuItemSpec {
 }
 
 function appMenu(o: MenuOptions): MenuItemSpec {
+  // The first menu on macOS is the app menu (its title is the app's name whatever the label).
   return {
     label: o.appName,
-    role: 'appMenu',
     submenu: [
       { id: 'about', label: `About ${o.appName}`, command: 'app.about' },
       separator(),
