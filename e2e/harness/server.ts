@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net'
 import { bridgeScript } from './bridge'
 import { createCore, type Core } from '../../src/main/core'
 import { createKeychain } from '../../src/main/keychain'
-import type { EventName } from '../../src/shared/ipc'
+import type { EventName, IpcEvents } from '../../src/shared/ipc'
 
 export const SECRET_HEADER = 'x-agent-desk-harness'
 
@@ -42,6 +42,11 @@ export interface Harness {
   core(): Core
   /** Quits the app core and starts it again on the same user-data dir, as a user restarting the app. */
   restartApp(): Promise<void>
+  /**
+   * Sends a main → renderer event that the Electron main sends outside the core (the application
+   * menu's `menu.command`), over the same event stream.
+   */
+  emit<E extends EventName>(event: E, payload: IpcEvents[E]): void
   close(): Promise<void>
 }
 
@@ -166,6 +171,9 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
     url: origin,
     secret,
     core: () => core,
+    emit(event, payload) {
+      relay(event, payload)
+    },
     async restartApp() {
       unsubscribe()
       await core.dispose()

@@ -17,6 +17,8 @@ import { join } from 'node:path'
 import { SECRET_HEADER, startHarness, type Harness } from '../harness/server'
 import { startOriginServer, startRemoteService, type TestServer } from './servers'
 import { electronBinary } from './electronBinary'
+import { buildMenuTemplate, flattenMenu, HELP_LINKS } from '../../src/main/desktop/menu'
+import { isMenuCommand, type MenuCommand } from '../../src/shared/menu'
 
 export interface AppHandle {
   page: Page
@@ -24,6 +26,26 @@ export interface AppHandle {
   userDataDir: string
   /** Quit the app and start it again on the same user data, returning the new page. */
   restart(): Promise<Page>
+  /**
+   * Chooses an application-menu item by its id (see src/main/desktop/menu.ts): in Electron the real
+   * menu item is clicked; through the harness its command is sent as the Electron glue sends it.
+   */
+  chooseMenuItem(id: string): Promise<void>
+  /** The text on the clipboard. */
+  clipboardText(): Promise<string>
+}
+
+/** The renderer command of a menu item, as the Electron glue sends it. */
+function menuCommandOf(id: string): MenuCommand {
+  const template = buildMenuTemplate({
+    platform: process.platform,
+    isDev: false,
+    appName: 'Agent Desk',
+    links: HELP_LINKS
+  })
+  const command = flattenMenu(template).find((i) => i.id === id)?.command
+  if (!isMenuCommand(command)) throw new Error(`No menu item "${id}" with a renderer command`)
+  return command
 }
 
 async function launchElectron(
@@ -54,7 +76,16 @@ export const test = base.extend<{ app: AppHandle; remote: TestServer; origin: Te
           current = await launchElectron(bin, userDataDir)
           handle.page = current.page
           return current.page
-        }
+        },
+        async chooseMenuItem(id) {
+          const found = await current.app.evaluate(({ Menu }, itemId) => {
+            const item = Menu.getApplicationMenu()?.getMenuItemById(itemId)
+            item?.click()
+            return !!item
+          }, id)
+          if (!found) throw new Error(`No menu item "${id}"`)
+        },
+        clipboardText: () => current.app.evaluate(({ clipboard }) => clipboard.readText())
       }
       await use(handle)
       await current.app.close()
@@ -81,6 +112,13 @@ export const test = base.extend<{ app: AppHandle; remote: TestServer; origin: Te
           await harness.restartApp()
           handle.page = await open()
           return handle.page
+        },
+        async chooseMenuItem(id) {
+          harness.emit('menu.command', { command: menuCommandOf(id) })
+        },
+        async clipboardText() {
+          await context?.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: harness.url })
+          return handle.page.evaluate(() => navigator.clipboard.readText())
         }
       }
       await use(handle)

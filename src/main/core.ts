@@ -249,6 +249,7 @@ export function createCore(opts: CoreOptions): Core {
       data,
       connectivity,
       info,
+      userDataDir: opts.userDataDir,
       openExternal: opts.openExternal,
       lease: async () => {
         const s = await session.acquire()

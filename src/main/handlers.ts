@@ -24,6 +24,7 @@ import { LOCAL_PROFILE_ID, type ProfileStore } from './profiles'
 import type { ConnectivityMonitor } from './connectivity'
 import { mergeDefined, type DataService, type Item, type Resource, type WriteOp } from './data'
 import { externalOpenDecision } from './security'
+import { aboutInfo } from './desktop/about'
 
 export interface HandlerContext {
   session: SessionManager
@@ -31,6 +32,8 @@ export interface HandlerContext {
   data: DataService
   connectivity: ConnectivityMonitor
   info: AppInfo
+  /** The app's data folder (shown in About). */
+  userDataDir: string
   openExternal: (url: string) => Promise<void>
   /** The signed-in session for this call (released by the core when the handler returns). */
   lease(): Promise<ActiveSession>
@@ -471,6 +474,7 @@ function getHandler<R extends PlainResource>(r: R): Handler<`${R}.get`> {
 export const handlers: Handlers = {
   // ---- app
   'app.info': async (_i, ctx) => ({ ...ctx.info }),
+  'app.about': async (_i, ctx) => aboutInfo({ version: ctx.info.version, userDataDir: ctx.userDataDir }),
   'app.openExternal': async ({ url }, ctx) => {
     const d = externalOpenDecision(url)
     if (!d.allow || !d.url) {

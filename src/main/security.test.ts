@@ -7,7 +7,10 @@ import {
   appFileFor,
   appUrlFor,
   CONTENT_SECURITY_POLICY,
+  devServerDecision,
+  devToolsAllowed,
   externalOpenDecision,
+  isLoopbackHost,
   isAppUrl,
   isTrustedSender,
   navigationDecision,
@@ -30,8 +33,77 @@ describe('window web preferences', () => {
       experimentalFeatures: false,
       spellcheck: true,
       disableBlinkFeatures: 'Auxclick',
+      devTools: false,
       preload: '/app/out/preload/index.cjs'
     })
+    expect(windowWebPreferences('/p.cjs', { devTools: true }).devTools).toBe(true)
+  })
+
+  it('DevTools: open from a checkout; in an installed app only with AGENT_DESK_DEVTOOLS=1', () => {
+    expect(devToolsAllowed({ packaged: false }, {})).toBe(true)
+    expect(devToolsAllowed({ packaged: true }, {})).toBe(false)
+    expect(devToolsAllowed({ packaged: true }, { AGENT_DESK_DEVTOOLS: '0' })).toBe(false)
+    expect(devToolsAllowed({ packaged: true }, { AGENT_DESK_DEVTOOLS: 'yes' })).toBe(false)
+    expect(devToolsAllowed({ packaged: true }, { AGENT_DESK_DEVTOOLS: '1' })).toBe(true)
+  })
+})
+
+describe('the renderer dev server (ELECTRON_RENDERER_URL) is a development switch', () => {
+  const dev = { devBuild: true, packaged: false }
+
+  it('is honoured by a development build for a loopback http address', () => {
+    expect(devServerDecision('http://localhost:5173/', dev)).toEqual({ url: 'http://localhost:5173/' })
+    expect(devServerDecision('http://127.0.0.1:5173', dev)).toEqual({ url: 'http://127.0.0.1:5173/' })
+    expect(devServerDecision('http://127.8.9.10:80/', dev)).toEqual({ url: 'http://127.8.9.10/' })
+    expect(devServerDecision('http://[::1]:5173/', dev)).toEqual({ url: 'http://[::1]:5173/' })
+    expect(devServerDecision(undefined, dev)).toEqual({})
+    expect(devServerDecision('', dev)).toEqual({})
+  })
+
+  it('is ignored, with a warning, by a production or packaged build', () => {
+    for (const build of [
+      { devBuild: false, packaged: false },
+      { devBuild: true, packaged: true },
+      { devBuild: false, packaged: true }
+    ]) {
+      const d = devServerDecision('http://localhost:5173/', build)
+      expect(d.url).toBeUndefined()
+      expect(d.warning).toMatch(/only a development build/)
+    }
+  })
+
+  it('is ignored, with a warning, for anything but a loopback http address', () => {
+    for (const raw of [
+      'https://localhost:5173/',
+      'http://evil.example:5173/',
+      'http://192.168.1.10:5173/',
+      'http://10.0.0.1/',
+      'http://0.0.0.0:5173/',
+      'http://128.0.0.1/',
+      'http://localhost.evil.example/',
+      'http://127.0.0.1.nip.io/',
+      'http://user:pw@localhost:5173/',
+      'http://[::ffff:8.8.8.8]/',
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'not a url'
+    ]) {
+      const d = devServerDecision(raw, dev)
+      expect(d.url, raw).toBeUndefined()
+      expect(d.warning, raw).toMatch(/plain http:\/\/ address on this computer/)
+      // And should the value reach appUrlFor some other way, it is not loaded nor trusted.
+      expect(appUrlFor(raw)).toBe('agent-desk://app/index.html')
+      expect(isTrustedSender(raw, raw)).toBe(false)
+    }
+  })
+
+  it('knows loopback hosts', () => {
+    for (const h of ['localhost', 'LOCALHOST', 'app.localhost', '127.0.0.1', '127.255.255.254', '[::1]']) {
+      expect(isLoopbackHost(h), h).toBe(true)
+    }
+    for (const h of ['localhost.example', '127.0.0.1.example', '128.0.0.1', '0.0.0.0', '::1', '[::2]', '']) {
+      expect(isLoopbackHost(h), h).toBe(false)
+    }
   })
 })
 
@@ -185,5 +257,11 @@ describe('navigation and permissions', () => {
     'unknown'
   ])('denies the %s permission', (permission) => {
     expect(permissionDecision(permission)).toBe(false)
+  })
+
+  it('allows writing to the clipboard on a click (the Copy buttons), not reading it', () => {
+    expect(permissionDecision('clipboard-sanitized-write')).toBe(true)
+    expect(permissionDecision('clipboard-read')).toBe(false)
+    expect(permissionDecision('deprecated-sync-clipboard-read')).toBe(false)
   })
 })

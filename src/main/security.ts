@@ -17,10 +17,15 @@ export interface SecureWebPreferences {
   spellcheck: true
   /** Middle-click (auxclick) must not open links in new windows. */
   disableBlinkFeatures: 'Auxclick'
+  /** Closed unless allowed by devToolsAllowed (development, or the documented flag). */
+  devTools: boolean
   preload: string
 }
 
-export function windowWebPreferences(preloadPath: string): SecureWebPreferences {
+export function windowWebPreferences(
+  preloadPath: string,
+  opts: { devTools?: boolean } = {}
+): SecureWebPreferences {
   return {
     contextIsolation: true,
     sandbox: true,
@@ -33,8 +38,70 @@ export function windowWebPreferences(preloadPath: string): SecureWebPreferences 
     experimentalFeatures: false,
     spellcheck: true,
     disableBlinkFeatures: 'Auxclick',
+    devTools: opts.devTools === true,
     preload: preloadPath
   }
+}
+
+/** What kind of build is running: `devBuild` is `electron-vite dev` (import.meta.env.DEV). */
+export interface BuildKind {
+  devBuild: boolean
+  packaged: boolean
+}
+
+/** The documented switch that opens DevTools in an installed (packaged) app. */
+export const DEVTOOLS_FLAG = 'AGENT_DESK_DEVTOOLS'
+
+/** DevTools: open from a source checkout; in an installed app only with AGENT_DESK_DEVTOOLS=1. */
+export function devToolsAllowed(
+  build: Pick<BuildKind, 'packaged'>,
+  env: Record<string, string | undefined>
+): boolean {
+  return !build.packaged || env[DEVTOOLS_FLAG] === '1'
+}
+
+/** 127.0.0.0/8, localhost (and its subdomains, which resolve to loopback) or [::1]. */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/\.$/, '')
+  if (h === 'localhost' || h.endsWith('.localhost')) return true
+  if (h === '[::1]') return true
+  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(h)
+  return !!m && Number(m[1]) === 127 && m.slice(2).every((p) => Number(p) <= 255)
+}
+
+/** A renderer dev-server address that may be trusted: plain http on a loopback host, no credentials. */
+function loopbackHttp(url: string | undefined | null): URL | null {
+  const u = parse(url)
+  if (!u || u.protocol !== 'http:' || u.username !== '' || u.password !== '') return null
+  return isLoopbackHost(u.hostname) ? u : null
+}
+
+export interface DevServerDecision {
+  /** The dev server to load, or undefined: the built renderer on the app scheme. */
+  url?: string
+  /** Why a given address was not used (logged as a warning). */
+  warning?: string
+}
+
+/**
+ * ELECTRON_RENDERER_URL (set by `electron-vite dev`): honoured only by a development build that
+ * is not packaged, and only for a loopback http address. Whatever page it names gets the whole
+ * IPC API, so anything else is ignored with a warning.
+ */
+export function devServerDecision(raw: string | undefined | null, build: BuildKind): DevServerDecision {
+  if (typeof raw !== 'string' || raw.trim() === '') return {}
+  if (!build.devBuild || build.packaged) {
+    return { warning: 'ELECTRON_RENDERER_URL is ignored: only a development build loads a dev server.' }
+  }
+  const u = loopbackHttp(raw.trim())
+  if (!u) {
+    return {
+      warning:
+        'ELECTRON_RENDERER_URL is ignored: the dev server must be a plain http:// address on this ' +
+        'computer (localhost, 127.x.x.x or [::1]).'
+    }
+  }
+  return { url: u.href }
 }
 
 /** The same policy as the meta tag in src/renderer/index.html, also sent as a response header. */
@@ -75,10 +142,13 @@ export const APP_SCHEME_PRIVILEGES = {
   codeCache: true
 } as const
 
-/** The URL the app window loads: the built renderer on the app's scheme, or the dev server. */
+/**
+ * The URL the app window loads: the built renderer on the app's scheme, or the dev server (a
+ * loopback http address only; see devServerDecision).
+ */
 export function appUrlFor(devServerUrl?: string | null): string {
-  const dev = parse(devServerUrl)
-  if (dev && (dev.protocol === 'http:' || dev.protocol === 'https:')) return dev.href
+  const dev = loopbackHttp(devServerUrl)
+  if (dev) return dev.href
   return `${APP_SCHEME}://${APP_HOST}/index.html`
 }
 
@@ -112,7 +182,8 @@ export function isAppUrl(url: string | undefined | null, appUrl: string): boolea
   if (!u || !app) return false
   if (u.username !== '' || u.password !== '') return false
   if (app.protocol === `${APP_SCHEME}:`) return u.protocol === app.protocol && u.host === app.host
-  if (app.protocol === 'http:' || app.protocol === 'https:') return u.origin === app.origin
+  // The dev server: its origin, and only ever a loopback http one.
+  if (loopbackHttp(appUrl)) return u.origin === app.origin
   return false
 }
 
@@ -154,7 +225,11 @@ export function navigationDecision(url: string | undefined | null): NavigationDe
   return { allow: false, openExternal: externalOpenDecision(url) }
 }
 
-/** No camera, microphone, notifications, geolocation, clipboard-read, …: the app needs none. */
-export function permissionDecision(_permission: string): boolean {
-  return false
+/**
+ * No camera, microphone, notifications, geolocation, clipboard-read, …: the app needs none. The
+ * one exception is writing to the clipboard on a click (`clipboard-sanitized-write`, what
+ * navigator.clipboard.writeText asks for), which the Copy buttons (API token, About) need.
+ */
+export function permissionDecision(permission: string): boolean {
+  return permission === 'clipboard-sanitized-write'
 }

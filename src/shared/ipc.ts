@@ -14,6 +14,7 @@ import { Tag, TagUpdate, TagColor, TagName } from './tag'
 import { type ApiTokenView, ApiTokenCreate } from './apiToken'
 import { AgentDocument, AgentDocumentCreate, AgentTool, AgentToolCreate } from './links'
 import type { ApiToken } from './apiToken'
+import type { MenuCommandEvent } from './menu'
 
 // ----------------------------------------------------------------------------------------------
 // Result types
@@ -88,6 +89,20 @@ export interface AppInfo {
   mode: 'electron' | 'harness'
 }
 
+/** What the About dialog shows; Electron and Chromium are null outside Electron (the web harness). */
+export interface AboutInfo {
+  name: string
+  version: string
+  electron: string | null
+  chromium: string | null
+  node: string
+  v8: string | null
+  platform: string
+  arch: string
+  /** The folder holding the app's data (profiles, caches, the Local workspace). */
+  dataDir: string
+}
+
 export type Unlink = { ok: true }
 
 // ----------------------------------------------------------------------------------------------
@@ -121,6 +136,7 @@ function op<R>() {
 export const ipcContract = {
   'app.info': op<AppInfo>()(Empty),
   'app.openExternal': op<{ opened: boolean }>()(z.object({ url: z.string().max(4096) })),
+  'app.about': op<AboutInfo>()(Empty),
 
   'profiles.list': op<Profile[]>()(Empty),
   'profiles.save': op<Profile>()(ProfileInput),
@@ -215,13 +231,16 @@ export interface IpcEvents {
   'outbox.changed': OutboxEntry[]
   /** A resource changed in main (outbox replay, revalidation): stores refetch it. */
   'data.changed': { resource: string }
+  /** An application-menu item was chosen (see ./menu): the renderer acts on it. */
+  'menu.command': MenuCommandEvent
 }
 export type EventName = keyof IpcEvents
 export const EVENT_NAMES: EventName[] = [
   'session.changed',
   'connectivity.changed',
   'outbox.changed',
-  'data.changed'
+  'data.changed',
+  'menu.command'
 ]
 export const wireEvent = (e: EventName) => `agent-desk-event:${e}`
 

@@ -19,14 +19,21 @@ import {
   windowWebPreferences
 } from '../security'
 import { registerIpc } from './ipc'
+import { installMenu } from './menu'
+import { keepWindowState, windowPlacement } from './windowState'
+import { WINDOW_SIZES } from '../desktop/windowState'
 
 export interface AppPaths {
   /** Built preload (CommonJS, sandboxed). */
   preload: string
   /** Built renderer index.html. */
   rendererHtml: string
-  /** The renderer dev server in `electron-vite dev`. */
+  /** The renderer dev server in `electron-vite dev` (already checked: see devServerDecision). */
   devServerUrl?: string | undefined
+  /** DevTools may open (see devToolsAllowed). */
+  devTools: boolean
+  /** `electron-vite dev`: the menu shows Reload and DevTools. */
+  devBuild: boolean
 }
 
 function openExternally(url: string): void {
@@ -83,24 +90,29 @@ function serveRenderer(rendererDir: string): void {
   })
 }
 
-function createWindow(paths: Pick<AppPaths, 'preload'>, appUrl: string): BrowserWindow {
+function createWindow(paths: Pick<AppPaths, 'preload' | 'devTools'>, appUrl: string): BrowserWindow {
+  const userData = app.getPath('userData')
+  const place = windowPlacement(userData)
   const win = new BrowserWindow({
-    width: 1280,
-    height: 820,
-    minWidth: 880,
-    minHeight: 560,
+    ...place.bounds,
+    minWidth: WINDOW_SIZES.minWidth,
+    minHeight: WINDOW_SIZES.minHeight,
     show: false,
     title: 'Agent Desk',
     // Spelled out as well as spread so static checkers (Electronegativity) see the key settings.
     webPreferences: {
-      ...windowWebPreferences(paths.preload),
+      ...windowWebPreferences(paths.preload, { devTools: paths.devTools }),
       contextIsolation: true,
       sandbox: true,
       nodeIntegration: false,
       disableBlinkFeatures: 'Auxclick'
     }
   })
-  win.once('ready-to-show', () => win.show())
+  win.once('ready-to-show', () => {
+    if (place.maximized) win.maximize()
+    win.show()
+  })
+  keepWindowState(win, userData)
   void win.loadURL(appUrl)
   return win
 }
@@ -156,6 +168,7 @@ export function startApp(paths: AppPaths): void {
       openExternal: (url) => shell.openExternal(url)
     })
     unregister = registerIpc(core, appUrl)
+    installMenu({ isDev: paths.devBuild, appUrl, window: () => (win && !win.isDestroyed() ? win : null) })
     win = createWindow(paths, appUrl)
     app.on('activate', () => {
       if (BrowserWindow.getAllWindows().length === 0) win = createWindow(paths, appUrl)

@@ -4,6 +4,7 @@ import type { AppErrorData } from '../../../shared/errors'
 import type { Channel } from '../../../shared/ipc'
 import { useCapabilitiesStore } from '../stores/capabilities'
 import { reportWrite, toAppError, useNotify } from './useErrors'
+import { onCreateRequest } from './createRequests'
 
 /** What a list page needs of its store. */
 interface PageStore<T> {
@@ -104,6 +105,8 @@ export function useListPage<T extends { id: string }>(opts: ListPageOptions<T>) 
     creating.value = true
     if (selectedId.value) void router.push(opts.path)
   }
+  // File › New … in the application menu.
+  onCreateRequest(opts.path, startCreate)
 
   /** Toasts a create's outcome (done or queued offline). */
   function reportCreate(w: { status: 'done' | 'queued' }, label: string): void {
