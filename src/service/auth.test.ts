@@ -7,7 +7,7 @@ import {
   TIMESTAMP_RE,
   UserStrict
 } from '../shared'
-import { call, client, signUp, startTestServer, type TestServer } from './testkit'
+import { call, client, signUp, startTestServer, type TestServer } from '../../test/support/serviceKit'
 
 let srv: TestServer
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AgentStrict, ErrorEnvelope } from '../shared'
-import { call, signUp, startTestServer, type TestServer } from './testkit'
+import { call, signUp, startTestServer, type TestServer } from '../../test/support/serviceKit'
 
 let srv: TestServer
 let me: Awaited<ReturnType<typeof signUp>>

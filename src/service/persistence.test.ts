@@ -14,8 +14,8 @@ import {
   SignInResponseStrict,
   TagStrict
 } from '../shared'
-import { SCHEMA_VERSION } from './db'
-import { call, client, signUp, startTestServer } from './testkit'
+import { SCHEMA_VERSION } from './resources'
+import { call, client, signUp, startTestServer } from '../../test/support/serviceKit'
 
 describe('durability', () => {
   it('keeps users, resources, links, session tokens and API tokens across a restart on the same data dir', async () => {

@@ -9,7 +9,7 @@ import {
   ToolStrict,
   UserStrict
 } from '../shared'
-import { signUp, startTestServer, type Client, type TestServer } from './testkit'
+import { signUp, startTestServer, type Client, type TestServer } from '../../test/support/serviceKit'
 
 let srv: TestServer
 let me: Awaited<ReturnType<typeof signUp>>

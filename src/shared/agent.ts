@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { AgentType, Embedded, StrictId, StrictTimestamp, tolerantObject } from './common'
+import { AgentType, StrictId } from './common'
+import { embedded, field, oneOf, owned, reserved, resourceSchemas, stamps, text } from './fields'
 import { Tag, TagRef, TagStrict } from './tag'
 
 export const Llm = z.object({
@@ -8,42 +9,33 @@ export const Llm = z.object({
 })
 export type Llm = z.infer<typeof Llm>
 
-export const AgentStrict = z.object({
-  id: StrictId,
-  userId: StrictId,
-  user: Embedded,
-  document: Embedded,
-  documentId: z.string().nullable(),
-  promptId: z.string().nullable(),
-  name: z.string(),
-  type: AgentType,
-  tags: z.array(TagStrict),
-  llm: Llm,
-  hasMemory: z.boolean(),
-  AgentMemory: z.null(),
-  createdAt: StrictTimestamp,
-  updatedAt: StrictTimestamp
+const optionalId = field(z.string().nullable(), z.string().nullable())
+const agent = resourceSchemas({
+  ...owned,
+  document: embedded,
+  documentId: optionalId,
+  promptId: optionalId,
+  name: text,
+  type: oneOf(AgentType),
+  tags: field(
+    z.array(TagStrict),
+    z.array(Tag.nullable().catch(null)).transform((tags) => tags.filter((t): t is Tag => t !== null))
+  ),
+  llm: field(
+    Llm,
+    z.looseObject({
+      provider: z.string().optional().catch(undefined),
+      model: z.string().optional().catch(undefined)
+    })
+  ),
+  hasMemory: field(z.boolean(), z.boolean()),
+  AgentMemory: reserved,
+  ...stamps
 })
+export const AgentStrict = agent.strict
 export type AgentStrict = z.infer<typeof AgentStrict>
 
-export const Agent = tolerantObject({
-  userId: z.string(),
-  user: z.looseObject({}),
-  document: z.looseObject({}),
-  documentId: z.string().nullable(),
-  promptId: z.string().nullable(),
-  name: z.string(),
-  type: z.string(),
-  tags: z.array(Tag.nullable().catch(null)).transform((tags) => tags.filter((t): t is Tag => t !== null)),
-  llm: z.looseObject({
-    provider: z.string().optional().catch(undefined),
-    model: z.string().optional().catch(undefined)
-  }),
-  hasMemory: z.boolean(),
-  AgentMemory: z.unknown(),
-  createdAt: z.string(),
-  updatedAt: z.string()
-})
+export const Agent = agent.tolerant
 export type Agent = z.infer<typeof Agent>
 
 export const AgentName = z.string().trim().min(1, 'Enter a name').max(200, 'At most 200 characters')

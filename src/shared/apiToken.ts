@@ -1,23 +1,11 @@
 import { z } from 'zod'
-import { Embedded, StrictId, StrictTimestamp, tolerantObject } from './common'
+import { owned, resourceSchemas, stamp, text } from './fields'
 
-export const ApiTokenStrict = z.object({
-  id: StrictId,
-  userId: StrictId,
-  user: Embedded,
-  description: z.string(),
-  token: z.string(),
-  createdAt: StrictTimestamp
-})
+const apiToken = resourceSchemas({ ...owned, description: text, token: text, createdAt: stamp })
+export const ApiTokenStrict = apiToken.strict
 export type ApiTokenStrict = z.infer<typeof ApiTokenStrict>
 
-export const ApiToken = tolerantObject({
-  userId: z.string(),
-  user: z.looseObject({}),
-  description: z.string(),
-  token: z.string(),
-  createdAt: z.string()
-})
+export const ApiToken = apiToken.tolerant
 export type ApiToken = z.infer<typeof ApiToken>
 
 /** What the renderer gets for a listed/cached token: never the value, only a masked preview. */

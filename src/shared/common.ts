@@ -54,6 +54,16 @@ export function tolerantObject<T extends z.ZodRawShape>(shape: T) {
   return z.looseObject({ id: Id, ...(out as TolerantShape<T>) })
 }
 
+/** True for an absolute http: or https: URL. */
+export function isHttpUrl(value: string): boolean {
+  try {
+    const u = new URL(value)
+    return u.protocol === 'http:' || u.protocol === 'https:'
+  } catch {
+    return false
+  }
+}
+
 /** An enum value as a client shows it: a known value, or whatever string an odd server sent. */
 export const LooseEnumString = z.string()
 

@@ -1,41 +1,25 @@
 import { z } from 'zod'
-import { DocumentType, Embedded, JsonObject, StrictId, StrictTimestamp, tolerantObject } from './common'
+import { DocumentType, isHttpUrl, JsonObject } from './common'
+import { field, json, jsonOrNull, oneOf, owned, reserved, resourceSchemas, stamps, text } from './fields'
 
-export const DocumentStrict = z.object({
-  id: StrictId,
-  userId: StrictId,
-  user: Embedded,
-  name: z.string(),
-  type: DocumentType,
-  url: z.string(),
-  from_page: z.number().int().nullable(),
-  to_page: z.number().int().nullable(),
-  metadata: JsonObject,
-  authorization: JsonObject.nullable(),
-  splitter: JsonObject.nullable(),
-  createdAt: StrictTimestamp,
-  updatedAt: StrictTimestamp,
-  index: z.null(),
-  Agent: z.null()
+const document = resourceSchemas({
+  ...owned,
+  name: text,
+  type: oneOf(DocumentType),
+  url: text,
+  from_page: field(z.number().int().nullable(), z.number().nullable()),
+  to_page: field(z.number().int().nullable(), z.union([z.number(), z.string()]).nullable()),
+  metadata: json,
+  authorization: jsonOrNull,
+  splitter: jsonOrNull,
+  ...stamps,
+  index: reserved,
+  Agent: reserved
 })
+export const DocumentStrict = document.strict
 export type DocumentStrict = z.infer<typeof DocumentStrict>
 
-export const Document = tolerantObject({
-  userId: z.string(),
-  user: z.looseObject({}),
-  name: z.string(),
-  type: z.string(),
-  url: z.string(),
-  from_page: z.number().nullable(),
-  to_page: z.union([z.number(), z.string()]).nullable(),
-  metadata: JsonObject,
-  authorization: JsonObject.nullable(),
-  splitter: JsonObject.nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  index: z.unknown(),
-  Agent: z.unknown()
-})
+export const Document = document.tolerant
 export type Document = z.infer<typeof Document>
 
 export const DocumentName = z.string().trim().min(1, 'Enter a name').max(200, 'At most 200 characters')
@@ -45,14 +29,7 @@ export const DocumentUrl = z
   .trim()
   .min(1, 'Enter a URL')
   .max(2048)
-  .refine((v) => {
-    try {
-      const u = new URL(v)
-      return u.protocol === 'http:' || u.protocol === 'https:'
-    } catch {
-      return false
-    }
-  }, 'Enter a public http(s) URL')
+  .refine(isHttpUrl, 'Enter a public http(s) URL')
 
 const Page = z.number().int('Whole pages only').min(1, 'Pages start at 1')
 

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod'
 import type { AppErrorData } from './errors'
-import { StrictId } from './common'
+import { isHttpUrl, StrictId } from './common'
 import { SignInRequest, SignUpRequest } from './auth'
 import { Agent, AgentCreate, AgentUpdate } from './agent'
 import { Document, DocumentCreate, DocumentUpdate } from './document'
@@ -116,17 +116,7 @@ const GetInput = z.object({ id: StrictId, cacheOnly: z.boolean().optional() })
 const ProfileInput = z.object({
   id: StrictId.optional(),
   name: z.string().trim().min(1, 'Enter a name').max(100),
-  baseUrl: z
-    .string()
-    .trim()
-    .refine((v) => {
-      try {
-        const u = new URL(v)
-        return u.protocol === 'http:' || u.protocol === 'https:'
-      } catch {
-        return false
-      }
-    }, 'Enter the server address, e.g. https://ams.example.com')
+  baseUrl: z.string().trim().refine(isHttpUrl, 'Enter the server address, e.g. https://ams.example.com')
 })
 
 function op<R>() {

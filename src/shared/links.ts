@@ -1,38 +1,35 @@
 import { z } from 'zod'
-import { Embedded, StrictId, StrictTimestamp, tolerantObject } from './common'
+import { StrictId } from './common'
+import { embedded, field, ref, resourceSchemas, stamp } from './fields'
 
-export const AgentDocumentStrict = z.object({
-  id: StrictId,
-  userId: StrictId,
-  user: Embedded,
-  agent: Embedded,
-  agentId: StrictId,
-  document: Embedded,
-  documentId: StrictId,
-  createdAt: StrictTimestamp
-})
+/** The owner id is in the strict link only (the tolerant one has never required it). */
+const linkOwner = { userId: field(StrictId, null), user: embedded }
+
+type LinkFields<O extends string> = typeof linkOwner & { agent: typeof embedded; agentId: typeof ref } & {
+  [K in O]: typeof embedded
+} & { [K in `${O}Id`]: typeof ref } & { createdAt: typeof stamp }
+
+/** The fields of a link from an agent to `other` (e.g. 'document': `document`, `documentId`). */
+function agentLink<O extends string>(other: O): LinkFields<O> {
+  const idKey = `${other}Id`
+  return {
+    ...linkOwner,
+    agent: embedded,
+    agentId: ref,
+    [other]: embedded,
+    [idKey]: ref,
+    createdAt: stamp
+  } as LinkFields<O>
+}
+
+const agentDocument = resourceSchemas(agentLink('document'))
+export const AgentDocumentStrict = agentDocument.strict
 export type AgentDocumentStrict = z.infer<typeof AgentDocumentStrict>
 
-export const AgentDocument = tolerantObject({
-  user: z.looseObject({}),
-  agent: z.looseObject({}),
-  agentId: z.string(),
-  document: z.looseObject({}),
-  documentId: z.string(),
-  createdAt: z.string()
-})
+export const AgentDocument = agentDocument.tolerant
 export type AgentDocument = z.infer<typeof AgentDocument>
 
-export const AgentToolStrict = z.object({
-  id: StrictId,
-  userId: StrictId,
-  user: Embedded,
-  agent: Embedded,
-  agentId: StrictId,
-  tool: Embedded,
-  toolId: StrictId,
-  createdAt: StrictTimestamp
-})
+export const AgentToolStrict = resourceSchemas(agentLink('tool')).strict
 export type AgentToolStrict = z.infer<typeof AgentToolStrict>
 
 /** The document's agent-tool link has no id; the client accepts that and keys it by agentId+toolId. */

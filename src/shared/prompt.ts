@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { StrictId, StrictTimestamp, tolerantObject } from './common'
+import { field, ref, resourceSchemas, stamps, text } from './fields'
 
 export interface PlaceholderScan {
   variables: string[]
@@ -57,25 +57,17 @@ export function compareVariables(template: string, declared: readonly string[]) 
   }
 }
 
-export const PromptStrict = z.object({
-  id: StrictId,
-  userId: StrictId,
-  name: z.string(),
-  template: z.string(),
-  input_variables: z.array(z.string()),
-  createdAt: StrictTimestamp,
-  updatedAt: StrictTimestamp
+const prompt = resourceSchemas({
+  userId: ref,
+  name: text,
+  template: text,
+  input_variables: field(z.array(z.string()), z.array(z.string())),
+  ...stamps
 })
+export const PromptStrict = prompt.strict
 export type PromptStrict = z.infer<typeof PromptStrict>
 
-export const Prompt = tolerantObject({
-  userId: z.string(),
-  name: z.string(),
-  template: z.string(),
-  input_variables: z.array(z.string()),
-  createdAt: z.string(),
-  updatedAt: z.string()
-})
+export const Prompt = prompt.tolerant
 export type Prompt = z.infer<typeof Prompt>
 
 export const PromptName = z.string().trim().min(1, 'Enter a name').max(200, 'At most 200 characters')

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { normalizeColor } from './values'
-import { StrictId, StrictTimestamp, tolerantObject } from './common'
+import { StrictId } from './common'
+import { field, ref, resourceSchemas, stamps, text } from './fields'
 
 export { DEFAULT_TAG_COLOR, normalizeColor } from './values'
 
@@ -12,23 +13,16 @@ export const TagColor = z
 
 export const TagName = z.string().trim().min(1, 'Enter a name').max(64, 'At most 64 characters')
 
-export const TagStrict = z.object({
-  id: StrictId,
-  name: z.string(),
-  color: z.string().regex(/^#[0-9A-F]{6}$/),
-  userId: StrictId,
-  createdAt: StrictTimestamp,
-  updatedAt: StrictTimestamp
+const tag = resourceSchemas({
+  name: text,
+  color: field(z.string().regex(/^#[0-9A-F]{6}$/), z.string()),
+  userId: ref,
+  ...stamps
 })
+export const TagStrict = tag.strict
 export type TagStrict = z.infer<typeof TagStrict>
 
-export const Tag = tolerantObject({
-  name: z.string(),
-  color: z.string(),
-  userId: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string()
-})
+export const Tag = tag.tolerant
 export type Tag = z.infer<typeof Tag>
 
 export const TagCreate = z.object({ name: TagName, color: TagColor, userId: StrictId })

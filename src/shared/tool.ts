@@ -1,30 +1,20 @@
 import { z } from 'zod'
-import { Embedded, JsonObject, StrictId, StrictTimestamp, ToolType, tolerantObject } from './common'
+import { JsonObject, ToolType } from './common'
+import { json, oneOf, owned, resourceSchemas, stamps, text } from './fields'
 
-export const ToolStrict = z.object({
-  id: StrictId,
-  userId: StrictId,
-  user: Embedded,
-  name: z.string(),
-  type: ToolType,
-  description: z.string(),
-  metadata: JsonObject,
-  createdAt: StrictTimestamp,
-  updatedAt: StrictTimestamp
+const tool = resourceSchemas({
+  ...owned,
+  name: text,
+  type: oneOf(ToolType),
+  description: text,
+  metadata: json,
+  ...stamps
 })
+export const ToolStrict = tool.strict
 export type ToolStrict = z.infer<typeof ToolStrict>
 
 /** The tool as a client accepts it. The document's list returns only id, name and type. */
-export const Tool = tolerantObject({
-  userId: z.string(),
-  user: z.looseObject({}),
-  name: z.string(),
-  type: z.string(),
-  description: z.string(),
-  metadata: JsonObject,
-  createdAt: z.string(),
-  updatedAt: z.string()
-})
+export const Tool = tool.tolerant
 export type Tool = z.infer<typeof Tool>
 
 export const ToolName = z.string().trim().min(1, 'Enter a name').max(200, 'At most 200 characters')

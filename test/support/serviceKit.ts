@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startService, type RunningService, type ServiceOptions } from './index'
+import { startService, type RunningService, type ServiceOptions } from '../../src/service'
 
 export interface TestServer {
   service: RunningService

@@ -1,0 +1,211 @@
+/**
+ * Agents: tables (agents and their ordered tags), the agent JSON that SQLite builds in one pass,
+ * and routes. References (prompt, document, tags) must be the caller's own.
+ */
+import { AgentCreate, AgentUpdate, type AgentStrict, type FieldIssue, type UserStrict } from '../../shared'
+import type { Db } from '../db'
+import { invalid, RawJson, validate } from '../http'
+import { crud, page, type RouteTable } from '../routes'
+import { createTableSql, newId, nowStamp, str, transaction } from '../sql'
+import type { Page, Row, TableDef } from '../sql'
+import { userJson } from './users'
+
+const AGENTS: TableDef = {
+  table: 'agents',
+  columns: {
+    name: 'TEXT NOT NULL',
+    type: 'TEXT NOT NULL',
+    llm_provider: 'TEXT NOT NULL',
+    llm_model: 'TEXT NOT NULL',
+    has_memory: 'INTEGER NOT NULL',
+    prompt_id: 'TEXT REFERENCES prompts(id) ON DELETE SET NULL',
+    document_id: 'TEXT REFERENCES documents(id) ON DELETE SET NULL'
+  },
+  extra: `
+  CREATE INDEX agents_prompt ON agents(prompt_id);
+  CREATE INDEX agents_document ON agents(document_id);
+  CREATE TABLE agent_tags (
+    agent_id TEXT NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+    tag_id TEXT NOT NULL REFERENCES tags(id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,
+    PRIMARY KEY (agent_id, tag_id)
+  );
+  CREATE INDEX agent_tags_tag ON agent_tags(tag_id);`
+}
+export const migrations = { 1: createTableSql(AGENTS) }
+
+/**
+ * An agent as JSON, built by SQLite in one pass: its tags, embedded document and the embedded
+ * owner (bound as `:user`, a JSON text) come along, so a get is one statement and a list of
+ * 10,000 agents is one row, with no per-agent work in JavaScript. Field order follows AgentStrict.
+ */
+const AGENT_JSON = `json_object(
+  'id', a.id, 'userId', a.user_id, 'user', json(:user),
+  'document', CASE WHEN d.id IS NULL THEN json_object() ELSE json_object(
+    'id', d.id, 'userId', d.user_id, 'user', json(:user), 'name', d.name, 'type', d.type, 'url', d.url,
+    'from_page', d.from_page, 'to_page', d.to_page, 'metadata', json(d.metadata),
+    'authorization', json(d.authorization), 'splitter', json(d.splitter),
+    'createdAt', d.created_at, 'updatedAt', d.updated_at, 'index', NULL, 'Agent', NULL) END,
+  'documentId', a.document_id, 'promptId', a.prompt_id, 'name', a.name, 'type', a.type,
+  'tags', (SELECT json_group_array(json_object('id', t.id, 'name', t.name, 'color', t.color, 'userId', t.user_id,
+      'createdAt', t.created_at, 'updatedAt', t.updated_at) ORDER BY x.position)
+    FROM agent_tags x JOIN tags t ON t.id = x.tag_id WHERE x.agent_id = a.id),
+  'llm', json_object('provider', a.llm_provider, 'model', a.llm_model),
+  'hasMemory', json(CASE WHEN a.has_memory THEN 'true' ELSE 'false' END),
+  'AgentMemory', NULL, 'createdAt', a.created_at, 'updatedAt', a.updated_at)`
+const AGENT_FROM = `FROM agents a LEFT JOIN documents d ON d.id = a.document_id`
+
+export interface AgentInput {
+  name: string
+  type: string
+  provider: string
+  model: string
+  hasMemory: boolean
+  promptId: string | null
+  documentId: string | null
+  tagIds: string[]
+}
+
+export type AgentStorage = ReturnType<typeof agentsStorage>
+
+export function agentsStorage(db: Db) {
+  const s = {
+    insert: db.prepare(
+      `INSERT INTO agents (id, user_id, name, type, llm_provider, llm_model, has_memory, prompt_id, document_id,
+          created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+    ),
+    update: db.prepare(
+      `UPDATE agents SET name = ?, type = ?, llm_provider = ?, llm_model = ?, has_memory = ?, prompt_id = ?,
+          document_id = ?, updated_at = ? WHERE id = ? AND user_id = ?`
+    ),
+    get: db.prepare(`SELECT ${AGENT_JSON} AS j ${AGENT_FROM} WHERE a.id = :id AND a.user_id = :uid`),
+    list: db.prepare(
+      `SELECT '[' || coalesce(group_concat(j, ',' ORDER BY ca DESC, seq DESC), '') || ']' AS j FROM (SELECT ${AGENT_JSON} AS j,
+          a.created_at AS ca, a.seq AS seq ${AGENT_FROM} WHERE a.user_id = :uid
+          ORDER BY a.created_at DESC, a.seq DESC LIMIT :take OFFSET :skip)`
+    ),
+    insertTag: db.prepare('INSERT OR IGNORE INTO agent_tags (agent_id, tag_id, position) VALUES (?, ?, ?)'),
+    clearTags: db.prepare('DELETE FROM agent_tags WHERE agent_id = ?'),
+    remove: db.prepare('DELETE FROM agents WHERE id = ? AND user_id = ?')
+  }
+  const fields = (a: AgentInput) =>
+    [a.name, a.type, a.provider, a.model, a.hasMemory ? 1 : 0, a.promptId, a.documentId] as const
+  const insertTags = (id: string, tagIds: string[]) =>
+    tagIds.forEach((tagId, i) => s.insertTag.run(id, tagId, i))
+
+  const agents = {
+    /** Creates the agent and its tag links in one transaction; returns the agent's response JSON. */
+    createJson(user: UserStrict, input: AgentInput): string {
+      const id = newId()
+      transaction(db, () => {
+        const now = nowStamp()
+        s.insert.run(id, user.id, ...fields(input), now, now)
+        insertTags(id, input.tagIds)
+      })
+      return agents.getJson(user, id) as string
+    },
+    update(user: UserStrict, id: string, input: AgentInput, replaceTags: boolean): AgentStrict | undefined {
+      const changed = transaction(db, () => {
+        const n = s.update.run(...fields(input), nowStamp(), id, user.id).changes
+        if (n && replaceTags) {
+          s.clearTags.run(id)
+          insertTags(id, input.tagIds)
+        }
+        return n
+      })
+      return changed ? agents.get(user, id) : undefined
+    },
+    /** The agent as response JSON text (what GET /agents/{id} sends), or undefined. */
+    getJson(user: UserStrict, id: string): string | undefined {
+      const r = s.get.get({ id, uid: user.id, user: userJson(user) }) as Row | undefined
+      return r ? str(r.j) : undefined
+    },
+    get(user: UserStrict, id: string): AgentStrict | undefined {
+      const j = agents.getJson(user, id)
+      return j === undefined ? undefined : (JSON.parse(j) as AgentStrict)
+    },
+    /** The page of agents as one JSON array text, newest first. */
+    listJson(user: UserStrict, p: Page): string {
+      const r = s.list.get({ uid: user.id, user: userJson(user), take: p.take, skip: p.skip }) as
+        Row | undefined
+      return r ? str(r.j) : '[]'
+    },
+    remove(user: UserStrict, id: string): boolean {
+      return s.remove.run(id, user.id).changes > 0
+    }
+  }
+  return agents
+}
+
+/** Lookups of what an agent may reference (the caller's own rows only). */
+export interface AgentRefs {
+  prompt(user: UserStrict, id: string): unknown
+  document(user: UserStrict, id: string): unknown
+  tag(user: UserStrict, id: string): unknown
+}
+
+type RefInput = { promptId?: string | null; documentId?: string | null; tags?: (string | { id: string })[] }
+
+/** Checks that referenced prompt, document and tags are the caller's; returns tag ids in order. */
+function checkRefs(refs: AgentRefs, user: UserStrict, b: RefInput): string[] {
+  const issues: FieldIssue[] = []
+  if (b.promptId != null && !refs.prompt(user, b.promptId)) {
+    issues.push({ field: 'promptId', message: 'No such prompt' })
+  }
+  if (b.documentId != null && !refs.document(user, b.documentId)) {
+    issues.push({ field: 'documentId', message: 'No such document' })
+  }
+  const tagIds: string[] = []
+  ;(b.tags ?? []).forEach((ref, i) => {
+    const tagId = typeof ref === 'string' ? ref : ref.id
+    if (!refs.tag(user, tagId)) issues.push({ field: `tags.${i}`, message: `No such tag: ${tagId}` })
+    else if (!tagIds.includes(tagId)) tagIds.push(tagId)
+  })
+  if (issues.length) throw invalid(issues)
+  return tagIds
+}
+
+export function agentRoutes(agents: AgentStorage, refs: AgentRefs): RouteTable {
+  return crud({
+    path: '/agents',
+    what: 'Agent',
+    list: (ctx) => new RawJson(agents.listJson(ctx.user, page(ctx.query))),
+    get(ctx, agentId) {
+      const json = agents.getJson(ctx.user, agentId)
+      return json === undefined ? undefined : new RawJson(json)
+    },
+    remove: (ctx, agentId) => agents.remove(ctx.user, agentId),
+    create(ctx) {
+      const b = validate(AgentCreate, ctx.body)
+      const tagIds = checkRefs(refs, ctx.user, b)
+      const json = agents.createJson(ctx.user, {
+        name: b.name,
+        type: b.type,
+        provider: b.llm.provider,
+        model: b.llm.model,
+        hasMemory: b.hasMemory,
+        promptId: b.promptId ?? null,
+        documentId: b.documentId ?? null,
+        tagIds
+      })
+      return new RawJson(json)
+    },
+    update(ctx, agentId) {
+      const b = validate(AgentUpdate, ctx.body)
+      const current = agents.get(ctx.user, agentId)
+      if (!current) return undefined
+      const tagIds = checkRefs(refs, ctx.user, b)
+      const next: AgentInput = {
+        name: b.name ?? current.name,
+        type: b.type ?? current.type,
+        provider: b.llm?.provider ?? current.llm.provider,
+        model: b.llm?.model ?? current.llm.model,
+        hasMemory: b.hasMemory ?? current.hasMemory,
+        promptId: b.promptId === undefined ? current.promptId : b.promptId,
+        documentId: b.documentId === undefined ? current.documentId : b.documentId,
+        tagIds
+      }
+      return agents.update(ctx.user, current.id, next, b.tags !== undefined)
+    }
+  })
+}

@@ -1,0 +1,175 @@
+/**
+ * SQLite helpers for the embedded service, written once and knowing no resource by name:
+ * column decoders, the clock and ids, paging, and `ownedTable`, the prepared create / get /
+ * list / update / delete statements of a table whose rows belong to one user.
+ * Every read and change is scoped to the owner, so another user's row is simply "not there".
+ * Rows are mapped column by column (libsql rows may carry an extra `_metadata` key).
+ */
+import { randomUUID } from 'node:crypto'
+import { formatTimestamp, type UserStrict } from '../shared'
+import type { Db } from './db'
+
+export type Row = Record<string, unknown>
+
+export const str = (v: unknown): string => (typeof v === 'string' ? v : String(v))
+export const strOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : str(v))
+export const intOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v))
+export function jsonObj(v: unknown): Record<string, unknown> {
+  if (typeof v !== 'string') return {}
+  const parsed: unknown = JSON.parse(v)
+  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+    ? (parsed as Record<string, unknown>)
+    : {}
+}
+export function jsonObjOrNull(v: unknown): Record<string, unknown> | null {
+  return v === null || v === undefined ? null : jsonObj(v)
+}
+/** The leading fields of a user-owned row as the contract orders them: id, owner id, owner. */
+export const ownerFields = (r: Row, user: UserStrict) => ({ id: str(r.id), userId: str(r.user_id), user })
+/** The trailing fields of a row: creation and last-change times. */
+export const timeFields = (r: Row) => ({ createdAt: str(r.created_at), updatedAt: str(r.updated_at) })
+
+/** JSON text for a column, or NULL. */
+export const jsonText = (v: unknown): string | null => (v === null ? null : JSON.stringify(v))
+
+let lastMicros = 0
+/** Now as a contract timestamp; strictly increasing within the process (microsecond steps). */
+export function nowStamp(): string {
+  let us = Date.now() * 1000
+  if (us <= lastMicros) us = lastMicros + 1
+  lastMicros = us
+  return formatTimestamp(new Date(Math.floor(us / 1000)), us % 1000)
+}
+
+export const newId = (): string => randomUUID()
+
+export interface Page {
+  skip: number
+  take: number // -1 = all
+}
+export const ALL: Page = { skip: 0, take: -1 }
+
+/** The order of every list: newest first. */
+export const NEWEST = 'ORDER BY created_at DESC, seq DESC'
+
+/** Thrown for a UNIQUE constraint violation, so callers can answer 409. */
+export function isUniqueViolation(e: unknown): boolean {
+  const code = (e as { code?: unknown })?.code
+  return (
+    typeof code === 'string' &&
+    (code.startsWith('SQLITE_CONSTRAINT_UNIQUE') || code === 'SQLITE_CONSTRAINT_PRIMARYKEY')
+  )
+}
+
+/** Runs fn in a transaction (joins the current one when already inside: libsql does not nest). */
+export function transaction<T>(db: Db, fn: () => T): T {
+  if (db.inTransaction) return fn()
+  return db.transaction(fn)()
+}
+
+/** A table of user-owned rows: `seq, id, user_id`, its own columns, `created_at[, updated_at]`. */
+export interface TableDef {
+  table: string
+  /** The resource's own columns in order, with their SQL type and constraints. */
+  columns: Readonly<Record<string, string>>
+  /** Whether rows carry `updated_at` (default true). */
+  updatedAt?: boolean
+  /** Table constraints after the columns, e.g. `UNIQUE (a, b)`. */
+  constraints?: string
+  /** SQL run after the table and its owner index (more indexes, side tables). */
+  extra?: string
+}
+
+const stampsOf = (d: TableDef) => (d.updatedAt === false ? ['created_at'] : ['created_at', 'updated_at'])
+
+/** The DDL of a table of user-owned rows, with its newest-first index per owner. */
+export function createTableSql(d: TableDef): string {
+  const lines = [
+    'seq INTEGER PRIMARY KEY AUTOINCREMENT',
+    'id TEXT NOT NULL UNIQUE',
+    'user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE',
+    ...Object.entries(d.columns).map(([name, type]) => `${name} ${type}`),
+    ...stampsOf(d).map((c) => `${c} TEXT NOT NULL`),
+    ...(d.constraints ? [d.constraints] : [])
+  ]
+  return `
+  CREATE TABLE ${d.table} (
+    ${lines.join(',\n    ')}
+  );
+  CREATE INDEX ${d.table}_user ON ${d.table}(user_id, created_at DESC, seq DESC);${d.extra ?? ''}`
+}
+
+export interface Codec<T, I> {
+  /** Column values of an input, by column name (extra keys are ignored). */
+  encode(input: I): Record<string, unknown>
+  /** The row as the contract's object; `user` is the owner (for embedding). */
+  decode(row: Row, user: UserStrict): T
+  /** The columns an update writes besides `updated_at`; default all own columns. */
+  updatable?: readonly string[]
+}
+
+export interface OwnedTable<T, I> {
+  /** Inserts a row (new id, now as created/updated time) and returns it as read back. */
+  create(user: UserStrict, input: I): T
+  get(user: UserStrict, id: string): T | undefined
+  /** The owner's rows, newest first. */
+  list(user: UserStrict, page: Page): T[]
+  /** Writes the updatable columns of `input`; undefined when there is no such row. */
+  update(user: UserStrict, id: string, input: I): T | undefined
+  remove(user: UserStrict, id: string): boolean
+}
+
+/** The prepared statements of a table of user-owned rows, and the operations on them. */
+export function ownedTable<T, I>(db: Db, def: TableDef, codec: Codec<T, I>): OwnedTable<T, I> {
+  const { table } = def
+  const columns = Object.keys(def.columns)
+  const stamps = stampsOf(def)
+  const all = ['id', 'user_id', ...columns, ...stamps]
+  const cols = all.join(', ')
+  const updatable = codec.updatable ?? columns
+  const s = {
+    insert: db.prepare(`INSERT INTO ${table} (${cols}) VALUES (${all.map(() => '?').join(', ')})`),
+    get: db.prepare(`SELECT ${cols} FROM ${table} WHERE id = ? AND user_id = ?`),
+    list: db.prepare(`SELECT ${cols} FROM ${table} WHERE user_id = ? ${NEWEST} LIMIT ? OFFSET ?`),
+    update:
+      def.updatedAt === false
+        ? null
+        : db.prepare(
+            `UPDATE ${table} SET ${updatable.map((c) => `${c} = ?`).join(', ')}, updated_at = ? WHERE id = ? AND user_id = ?`
+          ),
+    remove: db.prepare(`DELETE FROM ${table} WHERE id = ? AND user_id = ?`)
+  }
+  const ops: OwnedTable<T, I> = {
+    create(user, input) {
+      const id = newId()
+      const values = codec.encode(input)
+      const now = nowStamp()
+      s.insert.run(id, user.id, ...columns.map((c) => values[c]), ...stamps.map(() => now))
+      return ops.get(user, id) as T
+    },
+    get(user, id) {
+      const r = s.get.get(id, user.id) as Row | undefined
+      return r ? codec.decode(r, user) : undefined
+    },
+    list(user, page) {
+      return (s.list.all(user.id, page.take, page.skip) as Row[]).map((r) => codec.decode(r, user))
+    },
+    update(user, id, input) {
+      if (!s.update) throw new Error(`${table} rows are never changed`)
+      const values = codec.encode(input)
+      const changed = s.update.run(...updatable.map((c) => values[c]), nowStamp(), id, user.id).changes
+      return changed ? ops.get(user, id) : undefined
+    },
+    remove(user, id) {
+      return s.remove.run(id, user.id).changes > 0
+    }
+  }
+  return ops
+}
+
+/** `patch` over `current`: the fields the patch gives (not undefined) replace those of current. */
+export function merge<T extends object>(current: T, patch: object): T {
+  const out: Record<string, unknown> = Object.fromEntries(Object.entries(current))
+  for (const [k, v] of Object.entries(patch)) if (v !== undefined) out[k] = v
+  return out as T
+}
