@@ -13,7 +13,7 @@ import Database from 'libsql'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { maskToken } from '../../shared/apiToken'
 import { SCHEMA_VERSION, profileStorePath, safeSegment } from './index'
-import { type TempStores, tempStores } from './testkit'
+import { type TempStores, tempStores } from '../../../test/support/offlineStores'
 
 let t: TempStores
 beforeEach(() => {

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openProfileStore, type ProfileStore } from './index'
+import { openProfileStore, type ProfileStore } from '../../src/main/store/index'
 
 export interface TempStores {
   dir: string
