@@ -18,11 +18,11 @@ import {
 } from '../shared/ipc'
 import { createApiClient } from './api/client'
 import { ConnectivityMonitor } from './connectivity'
-import { DataService } from './data'
+import { CachedApi } from './cachedApi'
 import { createWriteOps, handlers, type HandlerContext } from './handlers'
 import type { Keychain } from './keychain'
 import { LocalWorkspace } from './localWorkspace'
-import { ProfileStore } from './profiles'
+import { ProfileRegistry } from './profiles'
 import { capabilityStoreFor, SessionManager, SESSION_ENDED_MESSAGE, type ActiveSession } from './session'
 
 export interface CoreOptions {
@@ -109,7 +109,7 @@ export function createCore(opts: CoreOptions): Core {
   }
 
   const fetchTimeoutMs = opts.fetchTimeoutMs ?? 15_000
-  const profiles = new ProfileStore(opts.userDataDir)
+  const profiles = new ProfileRegistry(opts.userDataDir)
   const localOpts: ConstructorParameters<typeof LocalWorkspace>[0] = {
     userDataDir: opts.userDataDir,
     onUrl: (url) => profiles.setLocalBaseUrl(url)
@@ -117,7 +117,7 @@ export function createCore(opts: CoreOptions): Core {
   if (opts.serviceScryptCost !== undefined) localOpts.scryptCost = opts.serviceScryptCost
   const local = new LocalWorkspace(localOpts)
 
-  let data: DataService
+  let data: CachedApi
   // The probe: a cheap GET with a short deadline and no retries; any answer means "reachable".
   let probeClient: { gen: number; baseUrl: string; client: ReturnType<typeof createApiClient> } | null = null
   const connectivity = new ConnectivityMonitor({
@@ -201,7 +201,7 @@ export function createCore(opts: CoreOptions): Core {
     log
   })
 
-  data = new DataService({ session, connectivity, emit, log }, (channel, args) => writeOps(channel, args))
+  data = new CachedApi({ session, connectivity, emit, log }, (channel, args) => writeOps(channel, args))
   const writeOps = createWriteOps(data, session)
 
   const info = { version: opts.version, platform: process.platform, mode: opts.mode }

@@ -4,7 +4,6 @@
  */
 import { z } from 'zod'
 import { AppError, isConnectivityError } from '../shared/errors'
-import { formatTimestamp } from '../shared/common'
 import { maskToken, type ApiToken, type ApiTokenView } from '../shared/apiToken'
 import type { AgentTool } from '../shared/links'
 import type { PromptCreate, PromptUpdate } from '../shared/prompt'
@@ -20,15 +19,16 @@ import {
 } from '../shared/ipc'
 import { normalizeBaseUrl, type ApiClient } from './api/client'
 import { capabilityStoreFor, type ActiveSession, type SessionManager } from './session'
-import { LOCAL_PROFILE_ID, type ProfileStore } from './profiles'
+import { LOCAL_PROFILE_ID, type ProfileRegistry } from './profiles'
 import type { ConnectivityMonitor } from './connectivity'
-import { mergeDefined, type DataService, type Item, type Resource, type WriteOp } from './data'
+import { mergeDefined, type CachedApi, type WriteOp } from './cachedApi'
+import type { Item, Resource } from './offline'
 import { externalOpenDecision } from './security'
 
 export interface HandlerContext {
   session: SessionManager
-  profiles: ProfileStore
-  data: DataService
+  profiles: ProfileRegistry
+  data: CachedApi
   connectivity: ConnectivityMonitor
   info: AppInfo
   openExternal: (url: string) => Promise<void>
@@ -42,7 +42,7 @@ export type Handler<C extends Channel> = (
 ) => Promise<ChannelResult<C>>
 export type Handlers = { [C in Channel]: Handler<C> }
 
-const now = () => formatTimestamp(new Date())
+import { nowTimestamp as now } from './clock'
 const q = (s: string) => `“${s}”`
 
 function client(s: ActiveSession): ApiClient {
@@ -137,7 +137,7 @@ function resourceOf<R extends keyof typeof NOUNS>(channel: `${R}.${string}`): R 
   return channel.slice(0, channel.indexOf('.')) as R
 }
 
-export function createWriteOps(data: DataService, session: SessionManager) {
+export function createWriteOps(data: CachedApi, session: SessionManager) {
   const name = (s: ActiveSession, r: Resource, id: string, field = 'name') => data.cachedName(s, r, id, field)
 
   /** Tag references as the server wants them (`{id, name, color}`), from what the cache knows. */
@@ -620,7 +620,7 @@ export const handlers: Handlers = {
     const s = await ctx.lease()
     const agentId = i?.agentId
     const scope = agentId ? `agent:${agentId}` : 'all'
-    const opts: Parameters<DataService['readList']>[4] = { cacheOnly: i?.cacheOnly }
+    const opts: Parameters<CachedApi['readList']>[4] = { cacheOnly: i?.cacheOnly }
     if (agentId) opts.filter = (l) => l.agentId === agentId
     return ctx.data.readList(
       s,
@@ -643,7 +643,7 @@ export const handlers: Handlers = {
     const s = await ctx.lease()
     const agentId = i?.agentId
     const scope = agentId ? `agent:${agentId}` : 'all'
-    const opts: Parameters<DataService['readList']>[4] = { cacheOnly: i?.cacheOnly }
+    const opts: Parameters<CachedApi['readList']>[4] = { cacheOnly: i?.cacheOnly }
     if (agentId) opts.filter = (l) => l.agentId === agentId
     return ctx.data.readList(
       s,

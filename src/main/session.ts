@@ -6,14 +6,14 @@ import { createHash } from 'node:crypto'
 import { mkdirSync, rmSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { createApiClient, type ApiClient, type CapabilityStore } from './api/client'
-import { openProfileStore, profileStorePath } from './store'
+import { openOfflineStore, offlineStorePath } from './offline'
 import { AppError } from '../shared/errors'
 import type { Capabilities, Connectivity, Profile, SessionState, SessionUser } from '../shared/ipc'
 import type { Keychain } from './keychain'
-import type { ProfileStore, StoredUser } from './profiles'
+import type { ProfileRegistry, StoredUser } from './profiles'
 import type { LocalWorkspace } from './localWorkspace'
 
-export type OpenedStore = ReturnType<typeof openProfileStore>
+export type OpenedStore = ReturnType<typeof openOfflineStore>
 
 export const SESSION_ENDED_MESSAGE = 'Your session ended. Sign in again to continue.'
 export const UNKNOWN_USER_MESSAGE =
@@ -21,7 +21,7 @@ export const UNKNOWN_USER_MESSAGE =
 
 export const tokenAccount = (profileId: string) => `session:${profileId}`
 
-export function capabilityStoreFor(profiles: ProfileStore, profileId: string): CapabilityStore {
+export function capabilityStoreFor(profiles: ProfileRegistry, profileId: string): CapabilityStore {
   return {
     get: (op) => profiles.capabilities(profileId)[op] ?? 'unknown',
     set: (op, value) => profiles.setCapability(profileId, op, value),
@@ -56,7 +56,7 @@ export class ActiveSession {
 export interface SessionDeps {
   userDataDir: string
   keychain: Keychain
-  profiles: ProfileStore
+  profiles: ProfileRegistry
   local: LocalWorkspace
   fetchTimeoutMs: number
   /** The session changed (signed in/out, ended): the core emits 'session.changed'. */
@@ -452,9 +452,9 @@ export class SessionManager {
   }
 
   private open(profile: Profile, user: StoredUser, token: string | null): void {
-    const file = profileStorePath(this.deps.userDataDir, profile.id, user.storeKey)
+    const file = offlineStorePath(this.deps.userDataDir, profile.id, user.storeKey)
     mkdirSync(dirname(file), { recursive: true })
-    const store = openProfileStore(file)
+    const store = openOfflineStore(file)
     this.generation += 1
     const s = new ActiveSession(this.generation, profile, user, token, store, file)
     this.active = s

@@ -7,7 +7,6 @@
  */
 import { randomUUID } from 'node:crypto'
 import { AppError, isConnectivityError } from '../shared/errors'
-import { formatTimestamp } from '../shared/common'
 import {
   agentToolKey,
   type EventName,
@@ -16,19 +15,11 @@ import {
   type Read,
   type Write
 } from '../shared/ipc'
-import { replayOutbox } from './store'
+import { nowTimestamp as now } from './clock'
+import { isLocalId, LOCAL_ID_PREFIX, replayOutbox, type Item, type Resource } from './offline'
+import { placeItem, type PlaceOptions } from './offline/scopes'
 import type { ActiveSession, SessionManager } from './session'
 import type { ConnectivityMonitor } from './connectivity'
-
-export type Resource =
-  'agents' | 'documents' | 'tools' | 'prompts' | 'tags' | 'apiTokens' | 'agentDocuments' | 'agentTools'
-
-export type Item = { id: string } & Record<string, unknown>
-
-export const LOCAL_ID_PREFIX = 'local-'
-export const isLocalId = (id: unknown): boolean => typeof id === 'string' && id.startsWith(LOCAL_ID_PREFIX)
-
-const now = () => formatTimestamp(new Date())
 
 /** Copies `over` onto `base`, skipping undefined (a field the server left out never blanks a known one). */
 export function mergeDefined<T extends Record<string, unknown>>(
@@ -45,16 +36,7 @@ function plain<T>(v: T): T {
   return JSON.parse(JSON.stringify(v)) as T
 }
 
-const isLink = (r: Resource) => r === 'agentDocuments' || r === 'agentTools'
-
-/** Lists a change touches: the full list, and for links the agent's own list. */
-function scopesFor(resource: Resource, item: Record<string, unknown> | null): string[] {
-  const scopes = ['all']
-  if (isLink(resource) && item && typeof item.agentId === 'string') scopes.push(`agent:${item.agentId}`)
-  return scopes
-}
-
-export interface DataDeps {
+export interface CachedApiDeps {
   session: SessionManager
   connectivity: ConnectivityMonitor
   emit: <E extends EventName>(event: E, payload: IpcEvents[E]) => void
@@ -80,13 +62,13 @@ export interface WriteOp {
   refs: string[]
 }
 
-export class DataService {
+export class CachedApi {
   private replaying: Promise<void> | null = null
   private again = false
   private stopped = false
 
   constructor(
-    private readonly deps: DataDeps,
+    private readonly deps: CachedApiDeps,
     private readonly buildOp: (channel: string, args: unknown) => WriteOp
   ) {}
 
@@ -105,36 +87,15 @@ export class DataService {
     return typeof v === 'string' && v ? v : id
   }
 
-  /**
-   * Puts an item in the cache (merged with what is known) and in the lists that hold it. Lists
-   * read their items from the item rows, so a listed item needs no list rewrite: `prepend` adds a
-   * new id at the start of each list (without rewriting it) and `replaceId` puts the item in the
-   * place of a temporary one.
-   */
+  /** Puts an item in the cache and in the lists that hold it (see offline/scopes.ts). */
   putItem<T extends Item>(
     s: ActiveSession,
     resource: Resource,
     item: T,
     syncedAt: string | null,
-    opts: { prepend?: boolean; replaceId?: string } = {}
+    opts: PlaceOptions = {}
   ): T {
-    const merged = s.cache.putItem(resource, item, syncedAt) as T
-    for (const scope of scopesFor(resource, merged)) {
-      if (opts.replaceId && opts.replaceId !== merged.id) {
-        // Rare (an offline create reaching the server): the real item takes the temporary one's place.
-        const list = s.cache.getList(resource, scope)
-        if (!list) continue
-        const items = [...(list.value as Item[])]
-        const idx = items.findIndex((i) => i.id === opts.replaceId)
-        if (idx >= 0) {
-          items[idx] = merged
-          s.cache.putList(resource, scope, items, list.syncedAt)
-          continue
-        }
-      }
-      if (opts.prepend) s.cache.addToList(resource, scope, merged.id, 'start')
-    }
-    return merged
+    return placeItem(s.cache, resource, item, syncedAt, opts)
   }
 
   /** Removes the item from the cache; the store drops it from every list of the resource too. */
