@@ -7,29 +7,13 @@
  */
 import { randomUUID } from 'node:crypto'
 import { AppError, isConnectivityError } from '../shared/errors'
-import {
-  agentToolKey,
-  type EventName,
-  type IpcEvents,
-  type OutboxEntry,
-  type Read,
-  type Write
-} from '../shared/ipc'
+import { type EventName, type IpcEvents, type OutboxEntry, type Read, type Write } from '../shared/ipc'
 import { nowTimestamp as now } from './clock'
 import { isLocalId, LOCAL_ID_PREFIX, replayOutbox, type Item, type Resource } from './offline'
-import { placeItem, type PlaceOptions } from './offline/scopes'
+import { placeItem } from './offline/scopes'
+import type { Lease, ReadOptions, WriteOp } from './resources/kit'
 import type { ActiveSession, SessionManager } from './session'
 import type { ConnectivityMonitor } from './connectivity'
-
-/** Copies `over` onto `base`, skipping undefined (a field the server left out never blanks a known one). */
-export function mergeDefined<T extends Record<string, unknown>>(
-  base: Record<string, unknown>,
-  over: T
-): T & Record<string, unknown> {
-  const out: Record<string, unknown> = { ...base }
-  for (const [k, v] of Object.entries(over)) if (v !== undefined) out[k] = v
-  return out as T & Record<string, unknown>
-}
 
 /** Plain JSON data: drops undefined, functions, class instances become objects. */
 function plain<T>(v: T): T {
@@ -48,20 +32,6 @@ export interface QueuedInput {
   tempId?: string
 }
 
-/** One write as it runs online (now, or when the outbox replays it). */
-export interface WriteOp {
-  resource: Resource
-  kind: 'create' | 'update' | 'delete'
-  /** What the user sees in the outbox. */
-  label(s: ActiveSession): string
-  /** The API call plus the cache update; returns the result data (and the real id of a create). */
-  online(s: ActiveSession, tempId: string | undefined): Promise<{ data: unknown; realId?: string }>
-  /** The change applied to the cache while it waits in the outbox. */
-  optimistic(s: ActiveSession, tempId: string | undefined): unknown
-  /** Ids this change refers to (a pending local id means it must wait behind its create). */
-  refs: string[]
-}
-
 export class CachedApi {
   private replaying: Promise<void> | null = null
   private again = false
@@ -76,34 +46,7 @@ export class CachedApi {
   // Cache helpers
   // ------------------------------------------------------------------------------------------
 
-  cachedItem<T extends Item>(s: ActiveSession, resource: Resource, id: string): T | null {
-    const hit = s.cache.getItem(resource, id)
-    return hit ? (hit.value as T) : null
-  }
-
-  cachedName(s: ActiveSession, resource: Resource, id: string, field = 'name'): string {
-    const item = this.cachedItem(s, resource, id)
-    const v = item ? item[field] : undefined
-    return typeof v === 'string' && v ? v : id
-  }
-
-  /** Puts an item in the cache and in the lists that hold it (see offline/scopes.ts). */
-  putItem<T extends Item>(
-    s: ActiveSession,
-    resource: Resource,
-    item: T,
-    syncedAt: string | null,
-    opts: PlaceOptions = {}
-  ): T {
-    return placeItem(s.cache, resource, item, syncedAt, opts)
-  }
-
-  /** Removes the item from the cache; the store drops it from every list of the resource too. */
-  removeItem(s: ActiveSession, resource: Resource, id: string): void {
-    s.cache.removeItem(resource, id)
-  }
-
-  private synced(s: ActiveSession, at: string): void {
+  private synced(s: Lease, at: string): void {
     s.cache.setMeta('lastSyncedAt', at)
     this.deps.connectivity.markOnline(at)
     if (this.hasPending(s)) void this.replay()
@@ -118,11 +61,11 @@ export class CachedApi {
   // ------------------------------------------------------------------------------------------
 
   async readList<T extends Item>(
-    s: ActiveSession,
+    s: Lease,
     resource: Resource,
     scope: string,
     fetch: () => Promise<T[]>,
-    opts: { cacheOnly?: boolean | undefined; filter?: (item: T) => boolean; view?: (item: T) => T } = {}
+    opts: ReadOptions<T> = {}
   ): Promise<Read<T[]>> {
     const filter = opts.filter ?? (() => true)
     const fromCache = (offline: boolean): Read<T[]> | null => {
@@ -174,11 +117,11 @@ export class CachedApi {
   }
 
   async readItem<T extends Item>(
-    s: ActiveSession,
+    s: Lease,
     resource: Resource,
     id: string,
     fetch: () => Promise<T>,
-    opts: { cacheOnly?: boolean | undefined; view?: (item: T) => T } = {}
+    opts: ReadOptions<T> = {}
   ): Promise<Read<T>> {
     const fromCache = (offline: boolean): Read<T> | null => {
       const hit = s.cache.getItem(resource, id)
@@ -197,7 +140,7 @@ export class CachedApi {
       item = await fetch()
     } catch (e) {
       if (!AppError.is(e)) throw e
-      if (e.kind === 'not_found') this.removeItem(s, resource, id)
+      if (e.kind === 'not_found') s.cache.removeItem(resource, id)
       if (isConnectivityError(e)) {
         this.offline(e)
         const hit = fromCache(true)
@@ -207,7 +150,7 @@ export class CachedApi {
     }
     const at = now()
     const view = opts.view ?? ((x: T) => x)
-    const merged = this.putItem(s, resource, view(item), at)
+    const merged = placeItem(s.cache, resource, view(item), at)
     this.synced(s, at)
     return { data: merged, source: 'network', syncedAt: at, offline: false }
   }
@@ -216,16 +159,16 @@ export class CachedApi {
   // Writes
   // ------------------------------------------------------------------------------------------
 
-  private hasPending(s: ActiveSession): boolean {
+  private hasPending(s: Lease): boolean {
     return s.outbox.list().some((e: OutboxEntry) => e.status === 'pending')
   }
 
-  private pendingLocalRef(s: ActiveSession, op: WriteOp): boolean {
+  private pendingLocalRef(s: Lease, op: WriteOp): boolean {
     if (!op.refs.some(isLocalId)) return false
     return s.outbox.list().length > 0
   }
 
-  async write<T>(s: ActiveSession, channel: string, args: unknown): Promise<Write<T>> {
+  async write<T>(s: Lease, channel: string, args: unknown): Promise<Write<T>> {
     const op = this.buildOp(channel, args)
     const mustQueue = !this.deps.connectivity.get().online || this.pendingLocalRef(s, op)
     if (!mustQueue) {
@@ -242,7 +185,7 @@ export class CachedApi {
     return this.queue<T>(s, channel, args, op)
   }
 
-  private queue<T>(s: ActiveSession, channel: string, args: unknown, op: WriteOp): Write<T> {
+  private queue<T>(s: Lease, channel: string, args: unknown, op: WriteOp): Write<T> {
     const tempId = op.kind === 'create' ? `${LOCAL_ID_PREFIX}${randomUUID()}` : undefined
     const label = op.label(s)
     const data = op.optimistic(s, tempId)
@@ -258,11 +201,11 @@ export class CachedApi {
   // Outbox
   // ------------------------------------------------------------------------------------------
 
-  outboxList(s: ActiveSession): OutboxEntry[] {
+  outboxList(s: Lease): OutboxEntry[] {
     return plain(s.outbox.list())
   }
 
-  private emitOutbox(s: ActiveSession): void {
+  private emitOutbox(s: Lease): void {
     this.deps.emit('outbox.changed', this.outboxList(s))
   }
 
@@ -325,7 +268,7 @@ export class CachedApi {
     if (this.replaying) await this.replaying.catch(() => undefined)
   }
 
-  async retry(s: ActiveSession, id: string): Promise<OutboxEntry[]> {
+  async retry(s: Lease, id: string): Promise<OutboxEntry[]> {
     const entry = s.outbox.get(id)
     if (!entry) throw new AppError({ kind: 'not_found', message: 'That queued change is no longer waiting' })
     s.outbox.markPending(id)
@@ -334,7 +277,7 @@ export class CachedApi {
     return this.outboxList(s)
   }
 
-  discard(s: ActiveSession, id: string): OutboxEntry[] {
+  discard(s: Lease, id: string): OutboxEntry[] {
     const entry = s.outbox.get(id)
     if (!entry) throw new AppError({ kind: 'not_found', message: 'That queued change is no longer waiting' })
     if (entry.status === 'replaying') {
@@ -345,7 +288,7 @@ export class CachedApi {
     try {
       const op = this.buildOp(entry.channel, input.args)
       // A create that never reached the server: its placeholder goes too.
-      if (input.tempId) this.removeItem(s, op.resource, input.tempId)
+      if (input.tempId) s.cache.removeItem(op.resource, input.tempId)
       this.deps.emit('data.changed', { resource: op.resource })
     } catch (e) {
       this.deps.log('Could not undo a discarded change in the cache', e)
@@ -354,5 +297,3 @@ export class CachedApi {
     return this.outboxList(s)
   }
 }
-
-export { agentToolKey }

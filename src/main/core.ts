@@ -19,11 +19,14 @@ import {
 import { createApiClient } from './api/client'
 import { ConnectivityMonitor } from './connectivity'
 import { CachedApi } from './cachedApi'
-import { createWriteOps, handlers, type HandlerContext } from './handlers'
+import { handlers, type HandlerContext } from './handlers'
+import { buildWriteOp } from './resources'
+import type { Lease } from './resources/kit'
 import type { Keychain } from './keychain'
 import { LocalWorkspace } from './localWorkspace'
 import { ProfileRegistry } from './profiles'
-import { capabilityStoreFor, SessionManager, SESSION_ENDED_MESSAGE, type ActiveSession } from './session'
+import { capabilityStoreFor } from './api/capabilities'
+import { SessionManager, SESSION_ENDED_MESSAGE, type ActiveSession } from './session'
 
 export interface CoreOptions {
   userDataDir: string
@@ -201,8 +204,10 @@ export function createCore(opts: CoreOptions): Core {
     log
   })
 
-  data = new CachedApi({ session, connectivity, emit, log }, (channel, args) => writeOps(channel, args))
-  const writeOps = createWriteOps(data, session)
+  const writeKit = { requireUserId: (s: Lease) => session.requireUserId(s) }
+  data = new CachedApi({ session, connectivity, emit, log }, (channel, args) =>
+    buildWriteOp(channel, args, writeKit)
+  )
 
   const info = { version: opts.version, platform: process.platform, mode: opts.mode }
 
@@ -246,7 +251,7 @@ export function createCore(opts: CoreOptions): Core {
     const ctx: HandlerContext = {
       session,
       profiles,
-      data,
+      cached: data,
       connectivity,
       info,
       openExternal: opts.openExternal,

@@ -5,13 +5,15 @@
 import { createHash } from 'node:crypto'
 import { mkdirSync, rmSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { createApiClient, type ApiClient, type CapabilityStore } from './api/client'
+import { capabilityStoreFor } from './api/capabilities'
+import { clientOn, createApiClient, type ApiClient } from './api/client'
 import { openOfflineStore, offlineStorePath } from './offline'
 import { AppError } from '../shared/errors'
-import type { Capabilities, Connectivity, Profile, SessionState, SessionUser } from '../shared/ipc'
+import type { Connectivity, Profile, SessionState, SessionUser } from '../shared/ipc'
 import type { Keychain } from './keychain'
 import type { ProfileRegistry, StoredUser } from './profiles'
 import type { LocalWorkspace } from './localWorkspace'
+import type { Lease } from './resources/kit'
 
 export type OpenedStore = ReturnType<typeof openOfflineStore>
 
@@ -20,14 +22,6 @@ export const UNKNOWN_USER_MESSAGE =
   'Agent Desk could not find out which user this API token belongs to (the server does not say), so it cannot do this. Sign in with your e-mail and password instead.'
 
 export const tokenAccount = (profileId: string) => `session:${profileId}`
-
-export function capabilityStoreFor(profiles: ProfileRegistry, profileId: string): CapabilityStore {
-  return {
-    get: (op) => profiles.capabilities(profileId)[op] ?? 'unknown',
-    set: (op, value) => profiles.setCapability(profileId, op, value),
-    all: (): Capabilities => profiles.capabilities(profileId)
-  }
-}
 
 export class ActiveSession {
   client: ApiClient | null = null
@@ -402,11 +396,11 @@ export class SessionManager {
   }
 
   /** The session user's id, finding it now if the token did not tell at sign-in. */
-  async requireUserId(s: ActiveSession): Promise<string> {
+  async requireUserId(s: Lease): Promise<string> {
     if (s.user.idKnown && s.user.id) return s.user.id
     const token = s.token
     if (token && s.client) {
-      const found = await discoverUser(s.client, token)
+      const found = await discoverUser(clientOn(s.client.transport), token)
       if (found.id) {
         s.user = {
           ...s.user,
