@@ -2,18 +2,18 @@
  * Reads and writes through the network, the cache and the outbox:
  * - reads: network first (cache updated), cache on `cacheOnly` or when the server cannot be
  *   reached, the local catalogue when the server cannot list a resource;
- * - writes: online → API then cache; unreachable → outbox + optimistic cache change;
- * - replay: the outbox goes through the same online path when the server answers again.
+ * - writes: online → API then cache; unreachable → outbox + optimistic cache change (the sync
+ *   coordinator, sync.ts, replays the outbox through the same online path).
  */
 import { randomUUID } from 'node:crypto'
 import { AppError, isConnectivityError } from '../shared/errors'
-import { type EventName, type IpcEvents, type OutboxEntry, type Read, type Write } from '../shared/ipc'
+import type { EventName, IpcEvents, OutboxEntry, Read, Write } from '../shared/ipc'
 import { nowTimestamp as now } from './clock'
-import { isLocalId, LOCAL_ID_PREFIX, replayOutbox, type Item, type Resource } from './offline'
+import { isLocalId, LOCAL_ID_PREFIX, outboxSnapshot, type Item, type Resource } from './offline'
 import { placeItem } from './offline/scopes'
 import type { Lease, ReadOptions, WriteOp } from './resources/kit'
-import type { ActiveSession, SessionManager } from './session'
 import type { ConnectivityMonitor } from './connectivity'
+import type { EventBus } from './events'
 
 /** Plain JSON data: drops undefined, functions, class instances become objects. */
 function plain<T>(v: T): T {
@@ -21,8 +21,8 @@ function plain<T>(v: T): T {
 }
 
 export interface CachedApiDeps {
-  session: SessionManager
   connectivity: ConnectivityMonitor
+  events: EventBus
   emit: <E extends EventName>(event: E, payload: IpcEvents[E]) => void
   log: (message: string, err?: unknown) => void
 }
@@ -33,10 +33,6 @@ export interface QueuedInput {
 }
 
 export class CachedApi {
-  private replaying: Promise<void> | null = null
-  private again = false
-  private stopped = false
-
   constructor(
     private readonly deps: CachedApiDeps,
     private readonly buildOp: (channel: string, args: unknown) => WriteOp
@@ -49,7 +45,7 @@ export class CachedApi {
   private synced(s: Lease, at: string): void {
     s.cache.setMeta('lastSyncedAt', at)
     this.deps.connectivity.markOnline(at)
-    if (this.hasPending(s)) void this.replay()
+    if (this.hasPending(s)) this.deps.events.emit('changes.waiting', undefined)
   }
 
   private offline(err: AppError): void {
@@ -191,109 +187,9 @@ export class CachedApi {
     const data = op.optimistic(s, tempId)
     const input: QueuedInput = tempId ? { args, tempId } : { args }
     const entry = s.outbox.enqueue({ channel, label, input })
-    this.emitOutbox(s)
+    this.deps.emit('outbox.changed', outboxSnapshot(s.outbox))
     this.deps.emit('data.changed', { resource: op.resource })
-    if (this.deps.connectivity.get().online) void this.replay()
+    this.deps.events.emit('changes.waiting', undefined)
     return { status: 'queued', data: plain(data) as T, outboxId: entry.id }
-  }
-
-  // ------------------------------------------------------------------------------------------
-  // Outbox
-  // ------------------------------------------------------------------------------------------
-
-  outboxList(s: Lease): OutboxEntry[] {
-    return plain(s.outbox.list())
-  }
-
-  private emitOutbox(s: Lease): void {
-    this.deps.emit('outbox.changed', this.outboxList(s))
-  }
-
-  /** Replays the outbox once (or joins the replay under way); runs again if more was queued meanwhile. */
-  replay(): Promise<void> {
-    if (this.stopped) return Promise.resolve()
-    if (this.replaying) {
-      this.again = true
-      return this.replaying
-    }
-    const run = async () => {
-      do {
-        this.again = false
-        await this.replayOnce()
-      } while (this.again && this.deps.connectivity.get().online)
-    }
-    this.replaying = run().finally(() => {
-      this.replaying = null
-    })
-    return this.replaying
-  }
-
-  private async replayOnce(): Promise<void> {
-    let s: ActiveSession
-    try {
-      s = await this.deps.session.acquire()
-    } catch {
-      return
-    }
-    const touched = new Set<Resource>()
-    try {
-      if (!this.hasPending(s)) return
-      const result = await replayOutbox(
-        s.outbox,
-        async (entry: OutboxEntry) => {
-          const input = (entry.input ?? {}) as QueuedInput
-          const op = this.buildOp(entry.channel, input.args)
-          touched.add(op.resource)
-          const res = await op.online(s, input.tempId)
-          if (input.tempId && res.realId) return { tempId: input.tempId, realId: res.realId }
-          return undefined
-        },
-        (e: unknown) => AppError.is(e) && isConnectivityError(e),
-        () => this.emitOutbox(s)
-      )
-      if (result.stoppedOffline) this.deps.connectivity.markOffline('The server cannot be reached')
-      else if (result.done > 0) this.deps.connectivity.markOnline()
-      this.emitOutbox(s)
-    } catch (e) {
-      this.deps.log('Outbox replay failed', e)
-    } finally {
-      this.deps.session.release(s)
-      for (const resource of touched) this.deps.emit('data.changed', { resource })
-    }
-  }
-
-  /** No more replays; waits for the one under way. */
-  async stop(): Promise<void> {
-    this.stopped = true
-    if (this.replaying) await this.replaying.catch(() => undefined)
-  }
-
-  async retry(s: Lease, id: string): Promise<OutboxEntry[]> {
-    const entry = s.outbox.get(id)
-    if (!entry) throw new AppError({ kind: 'not_found', message: 'That queued change is no longer waiting' })
-    s.outbox.markPending(id)
-    this.emitOutbox(s)
-    await this.replay()
-    return this.outboxList(s)
-  }
-
-  discard(s: Lease, id: string): OutboxEntry[] {
-    const entry = s.outbox.get(id)
-    if (!entry) throw new AppError({ kind: 'not_found', message: 'That queued change is no longer waiting' })
-    if (entry.status === 'replaying') {
-      throw new AppError({ kind: 'conflict', message: 'That change is being sent right now' })
-    }
-    s.outbox.remove(id)
-    const input = (entry.input ?? {}) as QueuedInput
-    try {
-      const op = this.buildOp(entry.channel, input.args)
-      // A create that never reached the server: its placeholder goes too.
-      if (input.tempId) s.cache.removeItem(op.resource, input.tempId)
-      this.deps.emit('data.changed', { resource: op.resource })
-    } catch (e) {
-      this.deps.log('Could not undo a discarded change in the cache', e)
-    }
-    this.emitOutbox(s)
-    return this.outboxList(s)
   }
 }

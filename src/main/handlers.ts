@@ -13,11 +13,13 @@ import { LOCAL_PROFILE_ID, type ProfileRegistry } from './profiles'
 import { resourceRoutes } from './resources'
 import { externalOpenDecision } from './security'
 import type { ActiveSession, SessionManager } from './session'
+import type { SyncCoordinator } from './sync'
 
 export interface HandlerContext {
   session: SessionManager
   profiles: ProfileRegistry
   cached: CachedApi
+  sync: SyncCoordinator
   connectivity: ConnectivityMonitor
   info: AppInfo
   openExternal: (url: string) => Promise<void>
@@ -81,7 +83,7 @@ export const handlers: Handlers = {
     if (!ctx.session.current()) return ctx.connectivity.get()
     await ctx.lease()
     const state = await ctx.connectivity.probeNow()
-    if (state.online) await ctx.cached.replay()
+    if (state.online) await ctx.sync.replay()
     return ctx.connectivity.get()
   },
   'capabilities.get': async (_i, ctx) => {
@@ -96,14 +98,14 @@ export const handlers: Handlers = {
   'outbox.list': async (_i, ctx) => {
     if (!ctx.session.current()) return []
     const s = await ctx.lease()
-    return ctx.cached.outboxList(s)
+    return ctx.sync.outboxList(s)
   },
   'outbox.retry': async ({ id }, ctx) => {
     const s = await ctx.lease()
-    return ctx.cached.retry(s, id)
+    return ctx.sync.retry(s, id)
   },
   'outbox.discard': async ({ id }, ctx) => {
     const s = await ctx.lease()
-    return ctx.cached.discard(s, id)
+    return ctx.sync.discard(s, id)
   }
 }

@@ -9,6 +9,7 @@ import { clientOn, createApiClient, type ApiClient } from './api/client'
 import { openOfflineStore, offlineStorePath } from './offline'
 import { AppError } from '../shared/errors'
 import type { Connectivity, Profile, SessionState, SessionUser } from '../shared/ipc'
+import type { EventBus } from './events'
 import type { Keychain } from './keychain'
 import type { ProfileRegistry, StoredUser } from './profiles'
 import type { LocalWorkspace } from './localWorkspace'
@@ -28,10 +29,9 @@ export interface SessionDeps {
   local: LocalWorkspace
   fetchTimeoutMs: number
   /** The session changed (signed in/out, ended): the core emits 'session.changed'. */
-  onChange: () => void
-  /** A session opened: the core resets connectivity and may replay the outbox. */
-  onOpen: (s: ActiveSession) => void
-  onClose: () => void
+  onChange: (state: SessionState) => void
+  /** Where 'session.opened' and 'session.closed' are announced (the sync coordinator listens). */
+  events: EventBus
   connectivity: () => Connectivity
   log: (message: string, err?: unknown) => void
 }
@@ -273,7 +273,7 @@ export class SessionManager {
           name: found.name ?? s.user.name
         }
         this.deps.profiles.setUser(s.profile.id, s.user)
-        this.deps.onChange()
+        this.deps.onChange(this.state())
         return found.id
       }
     }
@@ -293,7 +293,7 @@ export class SessionManager {
     this.deps.profiles.setActive(profile.id, user)
     this.endedReason = undefined
     this.open(profile, user, token)
-    this.deps.onChange()
+    this.deps.onChange(this.state())
   }
 
   private open(profile: Profile, user: StoredUser, token: string | null): void {
@@ -304,7 +304,7 @@ export class SessionManager {
     const s = new ActiveSession(this.generation, profile, user, token, store, file)
     this.active = s
     this.lastProfileId = profile.id
-    this.deps.onOpen(s)
+    this.deps.events.emit('session.opened', s)
   }
 
   private retire(s: ActiveSession, clearCache: boolean): void {
@@ -312,7 +312,7 @@ export class SessionManager {
     s.clearOnClose = s.clearOnClose || clearCache
     if (this.active === s) {
       this.active = null
-      this.deps.onClose()
+      this.deps.events.emit('session.closed', undefined)
     }
     if (s.refs === 0) this.closeStore(s)
   }
@@ -339,7 +339,7 @@ export class SessionManager {
     this.deps.profiles.setUser(s.profile.id, null)
     this.endedReason = undefined
     this.retire(s, clearCache)
-    this.deps.onChange()
+    this.deps.onChange(this.state())
     return this.state()
   }
 
@@ -350,7 +350,7 @@ export class SessionManager {
     this.endedReason = reason
     this.retire(s, false)
     this.deps.profiles.setUser(s.profile.id, null)
-    this.deps.onChange()
+    this.deps.onChange(this.state())
     await this.tokens.remove(s.profile.id)
   }
 
@@ -359,7 +359,7 @@ export class SessionManager {
     await this.tokens.remove(profileId)
     if (this.active?.profile.id === profileId) {
       this.retire(this.active, false)
-      this.deps.onChange()
+      this.deps.onChange(this.state())
     }
     if (this.lastProfileId === profileId) this.lastProfileId = null
   }

@@ -8,7 +8,8 @@ import { SqliteCacheStore } from './cache'
 import { type Db, openOrRebuild } from './db'
 import { SqliteOutboxStore } from './outbox'
 
-import type { OfflineStore } from './types'
+import type { OutboxEntry } from '../../shared/ipc'
+import type { OfflineStore, OutboxStore } from './types'
 
 export { replayOutbox, toErrorData, type ReplayResult } from './replay'
 export { SCHEMA_VERSION } from './db'
@@ -89,4 +90,9 @@ export function safeSegment(id: string): string {
 /** `${userDataDir}/cache/${safe(profileId)}--${safe(userId)}.sqlite` */
 export function offlineStorePath(userDataDir: string, profileId: string, userId: string): string {
   return join(userDataDir, 'cache', `${safeSegment(profileId)}--${safeSegment(userId)}.sqlite`)
+}
+
+/** The outbox as plain data, for the renderer. */
+export function outboxSnapshot(outbox: OutboxStore): OutboxEntry[] {
+  return JSON.parse(JSON.stringify(outbox.list())) as OutboxEntry[]
 }
