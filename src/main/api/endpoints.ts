@@ -117,14 +117,15 @@ export interface Crud<T, C, U> {
 export interface CrudSpec<S> {
   /** The resource's name in operation names ('tools' → 'tools.list', …). */
   resource: string
-  /** Its collection path ('/tools'). */
-  path: string
+  /** Its collection path; default `/<resource>`. */
+  path?: string
   schema: S
   /** Singular noun for messages ('tool'). */
   what: string
-  /** Fields the client knows from a create / an update when the server leaves them out. */
-  createFields: readonly string[]
-  updateFields: readonly string[]
+  /** Fields the client knows from a create (and an update) when the server leaves them out. */
+  fields: readonly string[]
+  /** Those of an update when they differ. */
+  updateFields?: readonly string[]
 }
 
 /** The five plain endpoints of a resource. */
@@ -132,15 +133,15 @@ export function crud<S extends z.ZodType<Record<string, unknown>>, C extends obj
   e: Endpoints,
   spec: CrudSpec<S>
 ): Crud<z.output<S>, C, U> {
-  const { resource: r, schema, what } = spec
-  const item = (id: string) => `${spec.path}/${e.enc(id)}`
+  const { resource: r, schema, what, path = `/${r}`, fields, updateFields = fields } = spec
+  const item = (id: string) => `${path}/${e.enc(id)}`
   const known = (b: object, fields: readonly string[]) => pick(b as Record<string, unknown>, fields)
   return {
-    list: () => e.list(`${r}.list`, spec.path, schema, what),
+    list: () => e.list(`${r}.list`, path, schema, what),
     get: (id) => e.get(`${r}.get`, item(id), schema, what),
-    create: (b) => e.write(`${r}.create`, 'POST', spec.path, b, schema, what, known(b, spec.createFields)),
+    create: (b) => e.write(`${r}.create`, 'POST', path, b, schema, what, known(b, fields)),
     update: (id, patch) =>
-      e.write(`${r}.update`, 'PATCH', item(id), patch, schema, what, known(patch, spec.updateFields)),
+      e.write(`${r}.update`, 'PATCH', item(id), patch, schema, what, known(patch, updateFields)),
     delete: (id) => e.del(`${r}.delete`, item(id), what)
   }
 }

@@ -8,14 +8,11 @@ import {
   cachedItem,
   cachedName,
   createOp,
-  getRoute,
-  listRoute,
-  plainDelete,
+  crudWrites,
   q,
+  readRoutes,
   updateOp,
-  writeRoute,
   type Lease,
-  type Routes,
   type Writes
 } from './kit'
 
@@ -27,11 +24,9 @@ const FIELDS = ['name', 'type', 'llm', 'hasMemory', 'promptId', 'documentId']
 export const agentsEndpoints = (e: Endpoints) =>
   crud<typeof Agent, AgentCreateParsed, AgentUpdateParsed>(e, {
     resource: 'agents',
-    path: '/agents',
     schema: Agent,
     what: 'agent',
-    createFields: FIELDS,
-    updateFields: FIELDS
+    fields: FIELDS
   })
 
 const agents = (s: Lease) => agentsEndpoints(api(s))
@@ -71,15 +66,7 @@ export const agentWrites: Writes<'agents.create' | 'agents.update' | 'agents.del
       known: (s) => ({ ...withTagObjects(s, patch) }),
       call: (s) => agents(s).update(id, withTagObjects(s, patch))
     }),
-  'agents.delete': plainDelete('agents', 'agent', (s, id) => agents(s).delete(id))
+  'agents.delete': crudWrites('agents', 'agent', agents)['agents.delete']
 }
 
-export const agentRoutes: Routes<
-  'agents.list' | 'agents.get' | 'agents.create' | 'agents.update' | 'agents.delete'
-> = {
-  'agents.list': listRoute('agents', (s) => agents(s).list()),
-  'agents.get': getRoute('agents', (s, id) => agents(s).get(id)),
-  'agents.create': writeRoute('agents.create'),
-  'agents.update': writeRoute('agents.update'),
-  'agents.delete': writeRoute('agents.delete')
-}
+export const agentReads = readRoutes('agents', agents)

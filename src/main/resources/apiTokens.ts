@@ -9,16 +9,7 @@ import type { Endpoints } from '../api/endpoints'
 import { nowTimestamp as now } from '../clock'
 import { placeItem } from '../offline/scopes'
 import type { Item } from '../offline/types'
-import {
-  api,
-  getRoute,
-  listRoute,
-  plainDelete,
-  writeRoute,
-  type Lease,
-  type Routes,
-  type Writes
-} from './kit'
+import { api, getRoute, listRoute, plainDelete, type Lease, type Routes, type Writes } from './kit'
 
 export function apiTokensEndpoints(e: Endpoints) {
   const what = 'API token'
@@ -56,8 +47,8 @@ export const apiTokenWrites: Writes<'apiTokens.delete'> = {
 const list = listRoute('apiTokens', async (s) => (await tokens(s).list()).map(tokenView))
 const get = getRoute('apiTokens', async (s, id) => tokenView(await tokens(s).get(id)))
 
-export const apiTokenRoutes: Routes<
-  'apiTokens.list' | 'apiTokens.get' | 'apiTokens.create' | 'apiTokens.reveal' | 'apiTokens.delete'
+export const apiTokenReads: Routes<
+  'apiTokens.list' | 'apiTokens.get' | 'apiTokens.create' | 'apiTokens.reveal'
 > = {
   'apiTokens.list': async (i, ctx) => {
     const res = await list(i, ctx)
@@ -95,6 +86,5 @@ export const apiTokenRoutes: Routes<
     if (!t.token)
       throw new AppError({ kind: 'not_found', message: "The server did not send this token's value" })
     return { token: t.token }
-  },
-  'apiTokens.delete': writeRoute('apiTokens.delete')
+  }
 }

@@ -6,14 +6,11 @@ import {
   api,
   cachedName,
   createOp,
-  getRoute,
-  listRoute,
   plainDelete,
   q,
+  readRoutes,
   updateOp,
-  writeRoute,
   type Lease,
-  type Routes,
   type Writes
 } from './kit'
 
@@ -23,10 +20,9 @@ export type DocumentCreateParsed = z.output<typeof DocumentCreate>
 export function documentsEndpoints(e: Endpoints): Crud<Document, DocumentCreateParsed, { name: string }> {
   const plain = crud<typeof Document, DocumentCreateParsed, { name: string }>(e, {
     resource: 'documents',
-    path: '/documents',
     schema: Document,
     what: 'document',
-    createFields: ['name', 'type', 'url', 'from_page', 'to_page', 'metadata'],
+    fields: ['name', 'type', 'url', 'from_page', 'to_page', 'metadata'],
     updateFields: ['name']
   })
   const rename = (id: string, patch: { name: string }) =>
@@ -67,12 +63,4 @@ export const documentWrites: Writes<'documents.create' | 'documents.rename' | 'd
   'documents.delete': plainDelete('documents', 'document', (s, id) => documents(s).delete(id))
 }
 
-export const documentRoutes: Routes<
-  'documents.list' | 'documents.get' | 'documents.create' | 'documents.rename' | 'documents.delete'
-> = {
-  'documents.list': listRoute('documents', (s) => documents(s).list()),
-  'documents.get': getRoute('documents', (s, id) => documents(s).get(id)),
-  'documents.create': writeRoute('documents.create'),
-  'documents.rename': writeRoute('documents.rename'),
-  'documents.delete': writeRoute('documents.delete')
-}
+export const documentReads = readRoutes('documents', documents)

@@ -1,28 +1,19 @@
 /**
  * Every resource of main, in one table: the write operations the outbox can replay and the IPC
- * handlers of the resource channels. Adding a resource = one file beside this one + its lines here.
+ * handlers of the resource channels (each write channel is handled by the generic write handler).
+ * Adding a resource = one file beside this one + its two lines here.
  */
 import type { z } from 'zod'
 import { AppError } from '../../shared/errors'
-import { ipcContract, type Channel } from '../../shared/ipc'
-import { agentRoutes, agentWrites } from './agents'
-import { apiTokenRoutes, apiTokenWrites } from './apiTokens'
-import { documentRoutes, documentWrites } from './documents'
-import type { WriteKit, WriteOp } from './kit'
-import { linkRoutes, linkWrites } from './links'
-import { promptRoutes, promptWrites } from './prompts'
-import { tagRoutes, tagWrites } from './tags'
-import { toolRoutes, toolWrites } from './tools'
-
-export const resourceRoutes = {
-  ...agentRoutes,
-  ...documentRoutes,
-  ...toolRoutes,
-  ...promptRoutes,
-  ...tagRoutes,
-  ...apiTokenRoutes,
-  ...linkRoutes
-}
+import { ipcContract, type Channel, type ChannelParsedInput } from '../../shared/ipc'
+import { agentReads, agentWrites } from './agents'
+import { apiTokenReads, apiTokenWrites } from './apiTokens'
+import { documentReads, documentWrites } from './documents'
+import { writeRoute, type WriteKit, type WriteOp } from './kit'
+import { linkReads, linkWrites } from './links'
+import { promptReads, promptWrites } from './prompts'
+import { tagReads, tagWrites } from './tags'
+import { toolReads, toolWrites } from './tools'
 
 const writes = {
   ...agentWrites,
@@ -32,9 +23,28 @@ const writes = {
   ...tagWrites,
   ...apiTokenWrites,
   ...linkWrites
-}
+} satisfies { [C in Channel]?: (input: ChannelParsedInput<C>, kit: WriteKit) => WriteOp }
 
 export type WriteChannel = keyof typeof writes
+
+const reads = {
+  ...agentReads,
+  ...documentReads,
+  ...toolReads,
+  ...promptReads,
+  ...tagReads,
+  ...apiTokenReads,
+  ...linkReads
+}
+
+const writeRoutes = Object.fromEntries(
+  Object.keys(writes).map((c) => [c, writeRoute(c as WriteChannel)])
+) as {
+  [C in WriteChannel]: ReturnType<typeof writeRoute<C>>
+}
+
+/** The handlers of every resource channel. */
+export const resourceRoutes = { ...reads, ...writeRoutes }
 
 function isWriteChannel(channel: string): channel is WriteChannel {
   return Object.prototype.hasOwnProperty.call(writes, channel)

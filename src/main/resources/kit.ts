@@ -212,26 +212,31 @@ export function plainDelete(
     )
 }
 
-/** Create, change and delete as most resources have them ("Create tool “x”", "Change tool “x”"). */
-export function crudWrites<C extends { name: string }, U extends Record<string, unknown>>(
-  resource: Resource,
+/** Create, change and delete as most resources have them ("Create tool “x”", "Change tool “x”"), keyed by channel. */
+export function crudWrites<R extends Resource, C extends { name: string }, U extends Record<string, unknown>>(
+  resource: R,
   noun: string,
   ep: (s: Lease) => Crud<Item, C, U>
 ) {
-  return {
-    create: (b: C) =>
-      createOp(resource, {
-        label: () => `Create ${noun} ${q(b.name)}`,
-        known: () => ({ ...b }),
-        call: (s) => ep(s).create(b)
-      }),
-    update: ({ id, patch }: { id: string; patch: U }) =>
-      updateOp(resource, id, {
-        label: (s) => `Change ${noun} ${q(cachedName(s, resource, id))}`,
-        known: () => ({ ...patch }),
-        call: (s) => ep(s).update(id, patch)
-      }),
-    delete: plainDelete(resource, noun, (s, id) => ep(s).delete(id))
+  const create = (b: C) =>
+    createOp(resource, {
+      label: () => `Create ${noun} ${q(b.name)}`,
+      known: () => ({ ...b }),
+      call: (s) => ep(s).create(b)
+    })
+  const update = ({ id, patch }: { id: string; patch: U }) =>
+    updateOp(resource, id, {
+      label: (s) => `Change ${noun} ${q(cachedName(s, resource, id))}`,
+      known: () => ({ ...patch }),
+      call: (s) => ep(s).update(id, patch)
+    })
+  const ops = {
+    [`${resource}.create`]: create,
+    [`${resource}.update`]: update,
+    [`${resource}.delete`]: plainDelete(resource, noun, (s, id) => ep(s).delete(id))
+  }
+  return ops as { [K in `${R}.create`]: typeof create } & { [K in `${R}.update`]: typeof update } & {
+    [K in `${R}.delete`]: (input: { id: string }) => WriteOp
   }
 }
 
@@ -253,6 +258,17 @@ export function getRoute<T extends Item>(resource: Resource, fetch: (s: Lease, i
     const s = await ctx.lease()
     return ctx.cached.readItem(s, resource, i.id, () => fetch(s, i.id), { cacheOnly: i.cacheOnly })
   }
+}
+
+/** The list and get handlers of a resource, keyed by channel. */
+export function readRoutes<R extends Resource, T extends Item>(
+  resource: R,
+  ep: (s: Lease) => { list(): Promise<T[]>; get(id: string): Promise<T> }
+) {
+  const list = listRoute(resource, (s) => ep(s).list())
+  const get = getRoute(resource, (s, id) => ep(s).get(id))
+  const routes = { [`${resource}.list`]: list, [`${resource}.get`]: get }
+  return routes as { [K in `${R}.list`]: typeof list } & { [K in `${R}.get`]: typeof get }
 }
 
 /** A change: online now, or queued in the outbox (see cachedApi.ts). */

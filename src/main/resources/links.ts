@@ -18,7 +18,6 @@ import {
   deleteOp,
   getRoute,
   q,
-  writeRoute,
   type Lease,
   type ReadOptions,
   type ResourceContext,
@@ -179,20 +178,8 @@ function linkList<T extends Item & { agentId?: string | undefined }>(
   }
 }
 
-export const linkRoutes: Routes<
-  | 'agentDocuments.list'
-  | 'agentDocuments.get'
-  | 'agentDocuments.create'
-  | 'agentDocuments.delete'
-  | 'agentTools.list'
-  | 'agentTools.create'
-  | 'agentTools.delete'
-> = {
+export const linkReads: Routes<'agentDocuments.list' | 'agentDocuments.get' | 'agentTools.list'> = {
   'agentDocuments.list': linkList('agentDocuments', (s, f) => docLinks(s).list(f)),
   'agentDocuments.get': getRoute('agentDocuments', (s, id) => docLinks(s).get(id)),
-  'agentDocuments.create': writeRoute('agentDocuments.create'),
-  'agentDocuments.delete': writeRoute('agentDocuments.delete'),
-  'agentTools.list': linkList('agentTools', async (s, f) => (await toolLinks(s).list(f)).map(keyedLink)),
-  'agentTools.create': writeRoute('agentTools.create'),
-  'agentTools.delete': writeRoute('agentTools.delete')
+  'agentTools.list': linkList('agentTools', async (s, f) => (await toolLinks(s).list(f)).map(keyedLink))
 }
