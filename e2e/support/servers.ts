@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startService } from '../../src/service'
-import { ORIGIN_DEFAULT_USER, startOriginLikeServer } from '../../src/main/testing/originLikeServer'
+import { ORIGIN_DEFAULT_USER, startOriginLikeServer } from '../../test/servers/originLikeServer'
 
 export interface TestServer {
   /** Base URL without /api/v1. */

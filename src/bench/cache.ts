@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
-import { openProfileStore } from '../main/store/index'
+import { openOfflineStore } from '../main/offline/index'
 import { runAsScript, type BenchRow } from './types'
 
 export interface CacheBenchOptions {
@@ -94,7 +94,7 @@ export async function runCacheBench(options: CacheBenchOptions = {}): Promise<Be
     const avgBytes = agents.reduce((n, a) => n + JSON.stringify(a).length, 0) / agents.length
     const syncedAt = new Date().toISOString()
 
-    const writer = openProfileStore(file)
+    const writer = openOfflineStore(file)
     let t = performance.now()
     writer.cache.putList('agents', '', agents, syncedAt)
     const putMs = performance.now() - t
@@ -111,7 +111,7 @@ export async function runCacheBench(options: CacheBenchOptions = {}): Promise<Be
     for (let r = 0; r <= runs; r++) {
       gc()
       const t0 = performance.now()
-      const store = openProfileStore(file)
+      const store = openOfflineStore(file)
       const t1 = performance.now()
       const list = store.cache.getList('agents', '')
       const t2 = performance.now()
@@ -124,7 +124,7 @@ export async function runCacheBench(options: CacheBenchOptions = {}): Promise<Be
       }
     }
 
-    const store = openProfileStore(file)
+    const store = openOfflineStore(file)
     const ids = agents.slice(0, 1000).map((a) => a.id)
     t = performance.now()
     for (const id of ids) store.cache.getItem('agents', id)

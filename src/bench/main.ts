@@ -16,7 +16,7 @@ import { Agent } from '../shared/agent'
 import { createApiClient, memoryCapabilityStore } from '../main/api/client'
 import { createCore } from '../main/core'
 import { memoryKeychain } from '../main/keychain'
-import { openProfileStore } from '../main/store/index'
+import { openOfflineStore } from '../main/offline/index'
 import { closeSeedConnections, seedAccount, startBenchService } from './seed'
 import { runAsScript, type BenchRow } from './types'
 
@@ -119,7 +119,7 @@ export async function runMainBench(options: MainBenchOptions = {}): Promise<Benc
       parsed = v
     }
     const storeDir = mkdtempSync(join(tmpdir(), 'agent-desk-bench-main-store-'))
-    const store = openProfileStore(join(storeDir, 'bench.sqlite'))
+    const store = openOfflineStore(join(storeDir, 'bench.sqlite'))
     const putNew = (
       await time(() => store.cache.putList('agents', 'all', parsed, new Date().toISOString()))
     )[0]

@@ -8,8 +8,6 @@ import { AppError, isConnectivityError } from '../shared/errors'
 export interface ConnectivityOptions {
   /** Probe period while offline. */
   intervalMs: number
-  /** A cheap request; resolves when the server answered, rejects with a connectivity error otherwise. */
-  probe: () => Promise<void>
   onChange: (state: Connectivity) => void
   onOnline: () => void
 }
@@ -19,6 +17,8 @@ export class ConnectivityMonitor {
   private timer: ReturnType<typeof setTimeout> | null = null
   private probing = false
   private stopped = false
+  /** The current session's probe: a cheap request; resolves when the server answered. */
+  private probe: () => Promise<void> = async () => undefined
 
   constructor(private readonly opts: ConnectivityOptions) {}
 
@@ -28,9 +28,10 @@ export class ConnectivityMonitor {
     return out
   }
 
-  /** A new session: online until proven otherwise, with that session's last sync time. */
-  reset(lastSyncedAt: string | null): void {
+  /** A new session: online until proven otherwise, with its last sync time and its probe. */
+  reset(lastSyncedAt: string | null, probe: () => Promise<void>): void {
     this.cancel()
+    this.probe = probe
     this.stopped = false
     this.state = { online: true, lastSyncedAt }
   }
@@ -74,7 +75,7 @@ export class ConnectivityMonitor {
     if (this.probing) return
     this.probing = true
     try {
-      await this.opts.probe()
+      await this.probe()
       this.markOnline()
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e)

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { CHANNELS } from '../shared/ipc'
 import { handlers } from './handlers'
-import { testCore, type TestCore } from './testkit'
+import { testCore, type TestCore } from '../../test/support/mainCore'
 
 const cores: TestCore[] = []
 function track(t: TestCore): TestCore {
@@ -134,7 +134,7 @@ describe('profiles', () => {
   })
 
   it('survives a damaged profiles.json', async () => {
-    const dir = (await import('./testkit')).tempDir()
+    const dir = (await import('../../test/support/mainCore')).tempDir()
     const { writeFileSync } = await import('node:fs')
     writeFileSync(join(dir, 'profiles.json'), '{"profiles": [{"id": 5}], "users": "x"', 'utf8')
     const t = track(testCore({ userDataDir: dir }))

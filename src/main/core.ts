@@ -8,22 +8,19 @@
  */
 import { z } from 'zod'
 import { AppError, issuesToFields, type AppErrorData } from '../shared/errors'
-import {
-  ipcContract,
-  type Channel,
-  type EventName,
-  type IpcEvents,
-  type IpcReply,
-  type OutboxEntry
-} from '../shared/ipc'
-import { createApiClient } from './api/client'
+import { ipcContract, type Channel, type EventName, type IpcEvents, type IpcReply } from '../shared/ipc'
 import { ConnectivityMonitor } from './connectivity'
-import { DataService } from './data'
-import { createWriteOps, handlers, type HandlerContext } from './handlers'
+import { CachedApi } from './cachedApi'
+import { createEventBus } from './events'
+import { handlers, type HandlerContext } from './handlers'
+import { buildWriteOp } from './resources'
+import type { Lease } from './resources/kit'
 import type { Keychain } from './keychain'
 import { LocalWorkspace } from './localWorkspace'
-import { ProfileStore } from './profiles'
-import { capabilityStoreFor, SessionManager, SESSION_ENDED_MESSAGE, type ActiveSession } from './session'
+import { ProfileRegistry } from './profiles'
+import { serverProbe } from './serverProbe'
+import { SessionManager, type ActiveSession } from './session'
+import { SyncCoordinator } from './sync'
 
 export interface CoreOptions {
   userDataDir: string
@@ -109,7 +106,7 @@ export function createCore(opts: CoreOptions): Core {
   }
 
   const fetchTimeoutMs = opts.fetchTimeoutMs ?? 15_000
-  const profiles = new ProfileStore(opts.userDataDir)
+  const profiles = new ProfileRegistry(opts.userDataDir)
   const localOpts: ConstructorParameters<typeof LocalWorkspace>[0] = {
     userDataDir: opts.userDataDir,
     onUrl: (url) => profiles.setLocalBaseUrl(url)
@@ -117,92 +114,28 @@ export function createCore(opts: CoreOptions): Core {
   if (opts.serviceScryptCost !== undefined) localOpts.scryptCost = opts.serviceScryptCost
   const local = new LocalWorkspace(localOpts)
 
-  let data: DataService
-  // The probe: a cheap GET with a short deadline and no retries; any answer means "reachable".
-  let probeClient: { gen: number; baseUrl: string; client: ReturnType<typeof createApiClient> } | null = null
+  const bus = createEventBus(log)
   const connectivity = new ConnectivityMonitor({
     intervalMs: opts.probeIntervalMs ?? 5000,
-    probe: async () => {
-      let s: ActiveSession
-      try {
-        s = await session.acquire()
-      } catch (e) {
-        if (AppError.is(e) && e.kind === 'signed_out') return
-        throw e
-      }
-      try {
-        if (!probeClient || probeClient.gen !== s.generation || probeClient.baseUrl !== s.profile.baseUrl) {
-          const gen = s.generation
-          probeClient = {
-            gen,
-            baseUrl: s.profile.baseUrl,
-            client: createApiClient({
-              baseUrl: s.profile.baseUrl,
-              getToken: () => {
-                const cur = session.current()
-                return cur && cur.generation === gen ? cur.token : null
-              },
-              capabilities: capabilityStoreFor(profiles, s.profile.id),
-              timeoutMs: Math.min(3000, fetchTimeoutMs),
-              getRetries: 0,
-              onUnauthorized: () => {
-                void session.end(gen, SESSION_ENDED_MESSAGE)
-              }
-            })
-          }
-        }
-        try {
-          await probeClient.client.agents.get('agent-desk-connectivity-probe')
-        } catch (e) {
-          // Any answer from the server (not found, refused, …) means it can be reached.
-          if (
-            AppError.is(e) &&
-            !(e.kind === 'network' || e.kind === 'timeout' || (e.kind === 'server' && (e.status ?? 0) >= 502))
-          )
-            return
-          throw e
-        }
-      } finally {
-        session.release(s)
-      }
-    },
     onChange: (state) => emit('connectivity.changed', state),
-    onOnline: () => {
-      void data.replay()
-    }
+    onOnline: () => bus.emit('connection.back', undefined)
   })
-
-  const session: SessionManager = new SessionManager({
+  const session = new SessionManager({
     userDataDir: opts.userDataDir,
     keychain: opts.keychain,
     profiles,
     local,
     fetchTimeoutMs,
-    onChange: () => emit('session.changed', session.state()),
-    onOpen: (s) => {
-      let last: string | null = null
-      try {
-        const v = s.cache.getMeta('lastSyncedAt')
-        last = typeof v === 'string' ? v : null
-      } catch (e) {
-        log('Could not read the last sync time', e)
-      }
-      connectivity.reset(last)
-      // Anything still waiting from an earlier run goes out when the server answers.
-      if (s.outbox.list().some((e: OutboxEntry) => e.status === 'pending' || e.status === 'replaying')) {
-        for (const e of s.outbox.list()) if (e.status === 'replaying') s.outbox.markPending(e.id)
-        setTimeout(() => {
-          if (!disposed) void data.replay()
-        }, 0)
-      }
-    },
-    onClose: () => connectivity.stop(),
+    onChange: (state) => emit('session.changed', state),
+    events: bus,
     connectivity: () => connectivity.get(),
     log
   })
-
-  data = new DataService({ session, connectivity, emit, log }, (channel, args) => writeOps(channel, args))
-  const writeOps = createWriteOps(data, session)
+  const probe = serverProbe({ session, profiles, timeoutMs: Math.min(3000, fetchTimeoutMs) })
+  const writeKit = { requireUserId: (s: Lease) => session.requireUserId(s) }
+  const buildOp = (channel: string, args: unknown) => buildWriteOp(channel, args, writeKit)
+  const cached = new CachedApi({ connectivity, events: bus, emit, log }, buildOp)
+  const sync = new SyncCoordinator({ events: bus, connectivity, session, buildOp, probe, emit, log })
 
   const info = { version: opts.version, platform: process.platform, mode: opts.mode }
 
@@ -246,7 +179,8 @@ export function createCore(opts: CoreOptions): Core {
     const ctx: HandlerContext = {
       session,
       profiles,
-      data,
+      cached,
+      sync,
       connectivity,
       info,
       userDataDir: opts.userDataDir,
@@ -290,7 +224,7 @@ export function createCore(opts: CoreOptions): Core {
       await Promise.allSettled([...inFlight])
       disposed = true
       connectivity.stop()
-      await data.stop()
+      await sync.stop()
       listeners.clear()
       await session.dispose()
       await local.close()

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { CHANNELS, EVENT_NAMES, buildDeskApi, type DeskApi, type EarlyRead, type Read } from '../shared/ipc'
-import { testCore, type TestCore } from './testkit'
+import { testCore, type TestCore } from '../../test/support/mainCore'
 
 const cores: TestCore[] = []
 afterEach(async () => {

@@ -8,8 +8,8 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { createKeychain, memoryKeychain, NO_KEYCHAIN_MESSAGE } from './keychain'
-import { startOriginLikeServer, ORIGIN_DEFAULT_USER } from './testing/originLikeServer'
-import { testCore, tempDir } from './testkit'
+import { startOriginLikeServer, ORIGIN_DEFAULT_USER } from '../../test/servers/originLikeServer'
+import { testCore, tempDir } from '../../test/support/mainCore'
 
 const run = promisify(execFile)
 

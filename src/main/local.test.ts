@@ -1,6 +1,6 @@
 /** The Local workspace: the embedded service started in-process, surviving an app restart. */
 import { afterEach, describe, expect, it } from 'vitest'
-import { testCore, tempDir, type TestCore } from './testkit'
+import { testCore, tempDir, type TestCore } from '../../test/support/mainCore'
 
 const cores: TestCore[] = []
 afterEach(async () => {

@@ -4,8 +4,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { startService } from '../service'
-import { startOriginLikeServer, ORIGIN_DEFAULT_USER } from './testing/originLikeServer'
-import { testCore, tempDir, waitFor, type TestCore } from './testkit'
+import { startOriginLikeServer, ORIGIN_DEFAULT_USER } from '../../test/servers/originLikeServer'
+import { testCore, tempDir, waitFor, type TestCore } from '../../test/support/mainCore'
 
 type Service = Awaited<ReturnType<typeof startService>>
 const cleanup: (() => Promise<void>)[] = []

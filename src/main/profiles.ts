@@ -102,7 +102,7 @@ export function normalizeBaseUrl(url: string): string {
   return url.trim().replace(/\/+$/, '')
 }
 
-export class ProfileStore {
+export class ProfileRegistry {
   readonly file: string
   private data: ProfilesFile
 

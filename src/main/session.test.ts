@@ -4,9 +4,13 @@
  * blank what is known, a rejected credential ends the session.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { startOriginLikeServer, ORIGIN_DEFAULT_USER, type OriginLikeServer } from './testing/originLikeServer'
+import {
+  startOriginLikeServer,
+  ORIGIN_DEFAULT_USER,
+  type OriginLikeServer
+} from '../../test/servers/originLikeServer'
 import { startService } from '../service'
-import { testCore, tempDir, type TestCore } from './testkit'
+import { testCore, tempDir, type TestCore } from '../../test/support/mainCore'
 import type { Agent } from '../shared/agent'
 
 const cleanup: (() => Promise<void>)[] = []

@@ -2,133 +2,38 @@
  * The session: which profile and user are signed in, the token (kept in the keychain, held in
  * memory here, never handed to the renderer), the API client and the per-profile+user store.
  */
-import { createHash } from 'node:crypto'
 import { mkdirSync, rmSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { createApiClient, type ApiClient, type CapabilityStore } from './api/client'
-import { openProfileStore, profileStorePath } from './store'
+import { capabilityStoreFor } from './api/capabilities'
+import { clientOn, createApiClient, type ApiClient } from './api/client'
+import { openOfflineStore, offlineStorePath } from './offline'
 import { AppError } from '../shared/errors'
-import type { Capabilities, Connectivity, Profile, SessionState, SessionUser } from '../shared/ipc'
+import type { Connectivity, Profile, SessionState, SessionUser } from '../shared/ipc'
+import type { EventBus } from './events'
 import type { Keychain } from './keychain'
-import type { ProfileStore, StoredUser } from './profiles'
+import type { ProfileRegistry, StoredUser } from './profiles'
 import type { LocalWorkspace } from './localWorkspace'
+import type { Lease } from './resources/kit'
+import { ActiveSession } from './activeSession'
+import { discoverUser, UNKNOWN_USER_MESSAGE, userFor } from './sessionUser'
+import { TokenVault } from './tokenVault'
 
-export type OpenedStore = ReturnType<typeof openProfileStore>
+export { ActiveSession }
 
 export const SESSION_ENDED_MESSAGE = 'Your session ended. Sign in again to continue.'
-export const UNKNOWN_USER_MESSAGE =
-  'Agent Desk could not find out which user this API token belongs to (the server does not say), so it cannot do this. Sign in with your e-mail and password instead.'
-
-export const tokenAccount = (profileId: string) => `session:${profileId}`
-
-export function capabilityStoreFor(profiles: ProfileStore, profileId: string): CapabilityStore {
-  return {
-    get: (op) => profiles.capabilities(profileId)[op] ?? 'unknown',
-    set: (op, value) => profiles.setCapability(profileId, op, value),
-    all: (): Capabilities => profiles.capabilities(profileId)
-  }
-}
-
-export class ActiveSession {
-  client: ApiClient | null = null
-  clientBaseUrl = ''
-  /** Local workspace: a fresh token was issued in this run. */
-  localFresh = false
-  refs = 0
-  retired = false
-  clearOnClose = false
-  constructor(
-    readonly generation: number,
-    public profile: Profile,
-    public user: StoredUser,
-    public token: string | null,
-    readonly store: OpenedStore,
-    readonly storeFile: string
-  ) {}
-  get cache(): OpenedStore['cache'] {
-    return this.store.cache
-  }
-  get outbox(): OpenedStore['outbox'] {
-    return this.store.outbox
-  }
-}
 
 export interface SessionDeps {
   userDataDir: string
   keychain: Keychain
-  profiles: ProfileStore
+  profiles: ProfileRegistry
   local: LocalWorkspace
   fetchTimeoutMs: number
   /** The session changed (signed in/out, ended): the core emits 'session.changed'. */
-  onChange: () => void
-  /** A session opened: the core resets connectivity and may replay the outbox. */
-  onOpen: (s: ActiveSession) => void
-  onClose: () => void
+  onChange: (state: SessionState) => void
+  /** Where 'session.opened' and 'session.closed' are announced (the sync coordinator listens). */
+  events: EventBus
   connectivity: () => Connectivity
   log: (message: string, err?: unknown) => void
-}
-
-interface Discovered {
-  id: string | null
-  email: string | null
-  name: string | null
-}
-
-function str(v: unknown): string | null {
-  return typeof v === 'string' && v !== '' ? v : null
-}
-
-function isConnectivity(e: AppError): boolean {
-  return e.kind === 'network' || e.kind === 'timeout' || (e.kind === 'server' && (e.status ?? 0) >= 502)
-}
-
-/**
- * Which user a token belongs to: the API token list (matching the value), else the owner of any
- * resource the token can list. Rejected credential and unreachable server are thrown.
- */
-export async function discoverUser(client: ApiClient, token: string): Promise<Discovered> {
-  const out: Discovered = { id: null, email: null, name: null }
-  const rethrow = (e: unknown) => {
-    if (AppError.is(e) && (e.kind === 'unauthorized' || isConnectivity(e))) throw e
-    if (!AppError.is(e)) throw e
-  }
-  try {
-    const tokens = await client.apiTokens.list()
-    const mine = tokens.find((t) => t.token === token) ?? null
-    const candidate = mine ?? (tokens.length > 0 ? tokens[0] : null)
-    if (candidate) {
-      const user = (candidate.user ?? {}) as Record<string, unknown>
-      out.id = str(candidate.userId) ?? str(user.id)
-      out.email = str(user.email)
-      out.name = str(user.name)
-      if (out.id) return out
-    }
-  } catch (e) {
-    rethrow(e)
-  }
-  const lists: (() => Promise<{ userId?: string | undefined }[]>)[] = [
-    () => client.agents.list(),
-    () => client.documents.list(),
-    () => client.prompts.list(),
-    () => client.tags.list()
-  ]
-  for (const list of lists) {
-    try {
-      const items = await list()
-      const owner = items.map((i) => str(i.userId)).find((x) => x !== null)
-      if (owner) {
-        out.id = owner
-        return out
-      }
-    } catch (e) {
-      rethrow(e)
-    }
-  }
-  return out
-}
-
-function tokenStoreKey(token: string): string {
-  return `token-${createHash('sha256').update(token).digest('hex').slice(0, 24)}`
 }
 
 export class SessionManager {
@@ -138,7 +43,11 @@ export class SessionManager {
   private endedReason: string | undefined
   private initialized: Promise<void> | null = null
 
-  constructor(private readonly deps: SessionDeps) {}
+  private readonly tokens: TokenVault
+
+  constructor(private readonly deps: SessionDeps) {
+    this.tokens = new TokenVault(deps.keychain, deps.log)
+  }
 
   // ------------------------------------------------------------------------------------------
   // State
@@ -150,19 +59,14 @@ export class SessionManager {
   }
 
   private async restore(): Promise<void> {
-    const { profiles, keychain } = this.deps
+    const { profiles } = this.deps
     const id = profiles.activeProfileId()
     if (!id) return
     this.lastProfileId = id
     const profile = profiles.get(id)
     const user = profiles.user(id)
     if (!profile || !user) return
-    let token: string | null = null
-    try {
-      token = await keychain.get(tokenAccount(id))
-    } catch (e) {
-      this.deps.log('Could not read the keychain', e)
-    }
+    const token = await this.tokens.read(id)
     // The Local workspace needs no stored secret: a fresh token is issued when its service starts.
     if (!token && profile.kind !== 'local') return
     this.open(profile, user, token)
@@ -242,7 +146,7 @@ export class SessionManager {
           s.user = { ...s.user, id: user.id, email: user.email, name: user.name, idKnown: true }
           this.deps.profiles.setUser(s.profile.id, s.user)
         }
-        await this.saveToken(s.profile.id, token)
+        await this.tokens.save(s.profile.id, token)
       }
       s.profile = this.deps.profiles.get(s.profile.id) ?? s.profile
     }
@@ -307,7 +211,13 @@ export class SessionManager {
     if (profile.kind === 'local') return this.startLocal()
     const client = this.tempClient(profile, profile.baseUrl, null)
     const res = await client.signIn({ email, password })
-    const user = await this.userFor(profile, res.token, res.user ?? null, email, 'password')
+    const user = await userFor(
+      () => this.tempClient(profile, profile.baseUrl, res.token),
+      res.token,
+      res.user ?? null,
+      email,
+      'password'
+    )
     await this.begin(profile, user, res.token)
     return this.state()
   }
@@ -325,7 +235,14 @@ export class SessionManager {
       token = signedIn.token
       user = signedIn.user ?? user
     }
-    const stored = await this.userFor(profile, token, user, email, 'password', name)
+    const stored = await userFor(
+      () => this.tempClient(profile, profile.baseUrl, token),
+      token,
+      user,
+      email,
+      'password',
+      name
+    )
     await this.begin(profile, stored, token)
     return this.state()
   }
@@ -334,79 +251,19 @@ export class SessionManager {
     await this.init()
     const profile = this.profileOrThrow(profileId)
     const baseUrl = await this.serverUrl(profile)
-    const stored = await this.userFor(profile, token, null, null, 'apiToken', null, baseUrl)
+    const client = () => this.tempClient(profile, baseUrl, token)
+    const stored = await userFor(client, token, null, null, 'apiToken', null)
     await this.begin(profile, stored, token)
     if (profile.kind === 'local' && this.active) this.active.localFresh = true
     return this.state()
   }
 
-  private async userFor(
-    profile: Profile,
-    token: string,
-    user: { id: string; email?: string | undefined; name?: string | undefined } | null,
-    email: string | null,
-    authMethod: 'password' | 'apiToken',
-    name: string | null = null,
-    baseUrl = profile.baseUrl
-  ): Promise<StoredUser> {
-    if (user && user.id) {
-      return {
-        id: user.id,
-        email: str(user.email) ?? email ?? '',
-        name: str(user.name) ?? name ?? (email ? (email.split('@')[0] ?? email) : 'User'),
-        authMethod,
-        idKnown: true,
-        storeKey: user.id
-      }
-    }
-    let found: Discovered
-    try {
-      found = await discoverUser(this.tempClient(profile, baseUrl, token), token)
-    } catch (e) {
-      if (AppError.is(e) && e.kind === 'unauthorized' && authMethod === 'apiToken') {
-        throw new AppError({
-          kind: 'unauthorized',
-          message: 'The server did not accept this API token.',
-          fields: [{ field: 'token', message: 'Not accepted by the server' }]
-        })
-      }
-      throw e
-    }
-    const finalEmail = found.email ?? email ?? ''
-    const finalName =
-      found.name ??
-      name ??
-      (finalEmail
-        ? (finalEmail.split('@')[0] ?? finalEmail)
-        : authMethod === 'apiToken'
-          ? 'API token user'
-          : 'User')
-    if (found.id) {
-      return {
-        id: found.id,
-        email: finalEmail,
-        name: finalName,
-        authMethod,
-        idKnown: true,
-        storeKey: found.id
-      }
-    }
-    return {
-      id: '',
-      email: finalEmail,
-      name: finalName,
-      authMethod,
-      idKnown: false,
-      storeKey: tokenStoreKey(token)
-    }
-  }
-
   /** The session user's id, finding it now if the token did not tell at sign-in. */
-  async requireUserId(s: ActiveSession): Promise<string> {
+  async requireUserId(s: Lease): Promise<string> {
     if (s.user.idKnown && s.user.id) return s.user.id
     const token = s.token
     if (token && s.client) {
-      const found = await discoverUser(s.client, token)
+      const found = await discoverUser(clientOn(s.client.transport), token)
       if (found.id) {
         s.user = {
           ...s.user,
@@ -416,31 +273,19 @@ export class SessionManager {
           name: found.name ?? s.user.name
         }
         this.deps.profiles.setUser(s.profile.id, s.user)
-        this.deps.onChange()
+        this.deps.onChange(this.state())
         return found.id
       }
     }
     throw new AppError({ kind: 'forbidden', message: UNKNOWN_USER_MESSAGE, code: 'user_unknown' })
   }
 
-  private async saveToken(profileId: string, token: string): Promise<void> {
-    try {
-      await this.deps.keychain.set(tokenAccount(profileId), token)
-    } catch (e) {
-      this.deps.log('Could not store the session token in the keychain', e)
-      throw new AppError({
-        kind: 'keychain',
-        message: 'The system keychain refused to store your session. Unlock the keychain and try again.'
-      })
-    }
-  }
-
   private async begin(profile: Profile, user: StoredUser, token: string): Promise<void> {
-    await this.saveToken(profile.id, token)
+    await this.tokens.save(profile.id, token)
     const previous = this.active
     if (previous) {
       if (previous.profile.id !== profile.id) {
-        await this.deleteToken(previous.profile.id)
+        await this.tokens.remove(previous.profile.id)
         this.deps.profiles.setUser(previous.profile.id, null)
       }
       this.retire(previous, false)
@@ -448,26 +293,18 @@ export class SessionManager {
     this.deps.profiles.setActive(profile.id, user)
     this.endedReason = undefined
     this.open(profile, user, token)
-    this.deps.onChange()
+    this.deps.onChange(this.state())
   }
 
   private open(profile: Profile, user: StoredUser, token: string | null): void {
-    const file = profileStorePath(this.deps.userDataDir, profile.id, user.storeKey)
+    const file = offlineStorePath(this.deps.userDataDir, profile.id, user.storeKey)
     mkdirSync(dirname(file), { recursive: true })
-    const store = openProfileStore(file)
+    const store = openOfflineStore(file)
     this.generation += 1
     const s = new ActiveSession(this.generation, profile, user, token, store, file)
     this.active = s
     this.lastProfileId = profile.id
-    this.deps.onOpen(s)
-  }
-
-  private async deleteToken(profileId: string): Promise<void> {
-    try {
-      await this.deps.keychain.delete(tokenAccount(profileId))
-    } catch (e) {
-      this.deps.log('Could not remove the session token from the keychain', e)
-    }
+    this.deps.events.emit('session.opened', s)
   }
 
   private retire(s: ActiveSession, clearCache: boolean): void {
@@ -475,7 +312,7 @@ export class SessionManager {
     s.clearOnClose = s.clearOnClose || clearCache
     if (this.active === s) {
       this.active = null
-      this.deps.onClose()
+      this.deps.events.emit('session.closed', undefined)
     }
     if (s.refs === 0) this.closeStore(s)
   }
@@ -498,11 +335,11 @@ export class SessionManager {
       this.endedReason = undefined
       return this.state()
     }
-    await this.deleteToken(s.profile.id)
+    await this.tokens.remove(s.profile.id)
     this.deps.profiles.setUser(s.profile.id, null)
     this.endedReason = undefined
     this.retire(s, clearCache)
-    this.deps.onChange()
+    this.deps.onChange(this.state())
     return this.state()
   }
 
@@ -513,16 +350,16 @@ export class SessionManager {
     this.endedReason = reason
     this.retire(s, false)
     this.deps.profiles.setUser(s.profile.id, null)
-    this.deps.onChange()
-    await this.deleteToken(s.profile.id)
+    this.deps.onChange(this.state())
+    await this.tokens.remove(s.profile.id)
   }
 
   /** A profile was removed: end its session if it is the current one. */
   async forgetProfile(profileId: string): Promise<void> {
-    await this.deleteToken(profileId)
+    await this.tokens.remove(profileId)
     if (this.active?.profile.id === profileId) {
       this.retire(this.active, false)
-      this.deps.onChange()
+      this.deps.onChange(this.state())
     }
     if (this.lastProfileId === profileId) this.lastProfileId = null
   }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { AppError } from '../../shared/errors'
-import { startScriptedServer, type ScriptedServer } from '../testing/scriptedServer'
+import { startScriptedServer, type ScriptedServer } from '../../../test/servers/scriptedServer'
 import {
   createApiClient,
   memoryCapabilityStore,

@@ -4,7 +4,7 @@ import {
   startOriginLikeServer,
   ORIGIN_DEFAULT_USER,
   type OriginLikeServer
-} from '../testing/originLikeServer'
+} from '../../../test/servers/originLikeServer'
 import {
   createApiClient,
   EXTRA_OPERATIONS,

@@ -14,7 +14,7 @@ import {
   ORIGIN_DEFAULT_USER,
   startOriginLikeServer,
   type OriginLikeServer
-} from '../testing/originLikeServer'
+} from '../../../test/servers/originLikeServer'
 import { createApiClient, memoryCapabilityStore, type ApiClient } from './client'
 
 const external = process.env.AMS_BASE_URL

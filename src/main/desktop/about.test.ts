@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { aboutText } from '../../shared/about'
-import { testCore, type TestCore } from '../testkit'
+import { testCore, type TestCore } from '../../../test/support/mainCore'
 import { aboutInfo } from './about'
 
 const cores: TestCore[] = []

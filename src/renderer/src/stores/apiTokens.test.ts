@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { createPinia, setActivePinia } from 'pinia'
 import { CHANNELS, EVENT_NAMES, buildDeskApi, type DeskApi } from '../../../shared/ipc'
-import { testCore, type TestCore } from '../../../main/testkit'
+import { testCore, type TestCore } from '../../../../test/support/mainCore'
 import { useApiTokensStore } from './apiTokens'
 
 const cores: TestCore[] = []

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { AppError, isConnectivityError } from '../../shared/errors'
 import type { OutboxEntry } from '../../shared/ipc'
 import { replayOutbox } from './index'
-import { type TempStores, tempStores } from './testkit'
+import { type TempStores, tempStores } from '../../../test/support/offlineStores'
 
 let t: TempStores
 beforeEach(() => {

@@ -19,9 +19,7 @@
 import { APP_ERROR_KINDS, AppError, type AppErrorData, type AppErrorKind } from '../../shared/errors'
 import type { OutboxEntry } from '../../shared/ipc'
 import { containsString, stringsWithPrefix } from './merge'
-import type { OutboxStore } from './index'
-
-export const TEMP_ID_PREFIX = 'local-'
+import { LOCAL_ID_PREFIX, type OutboxStore } from './types'
 
 export interface ReplayResult {
   done: number
@@ -49,7 +47,7 @@ export function toErrorData(e: unknown): AppErrorData {
 }
 
 function tempIdsOf(outbox: OutboxStore, entry: OutboxEntry): Set<string> {
-  const ids = stringsWithPrefix(entry.input, TEMP_ID_PREFIX)
+  const ids = stringsWithPrefix(entry.input, LOCAL_ID_PREFIX)
   const own = outbox.tempIdOf(entry.id)
   if (own) ids.add(own)
   return ids

@@ -17,7 +17,7 @@
 import http from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { randomBytes } from 'node:crypto'
-import { formatTimestamp } from '../../shared/common'
+import { formatTimestamp } from '../../src/shared/common'
 
 export type OriginLikeMode = 'normal' | 'html502' | 'empty500' | 'hang' | 'down'
 

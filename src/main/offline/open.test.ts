@@ -12,8 +12,8 @@ import { dirname, join } from 'node:path'
 import Database from 'libsql'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { maskToken } from '../../shared/apiToken'
-import { SCHEMA_VERSION, profileStorePath, safeSegment } from './index'
-import { type TempStores, tempStores } from './testkit'
+import { SCHEMA_VERSION, offlineStorePath, safeSegment } from './index'
+import { type TempStores, tempStores } from '../../../test/support/offlineStores'
 
 let t: TempStores
 beforeEach(() => {
@@ -23,7 +23,7 @@ afterEach(() => t.cleanup())
 
 const asideFiles = (file: string) => readdirSync(dirname(file)).filter((f) => f.includes('.corrupt-'))
 
-describe('openProfileStore', () => {
+describe('openOfflineStore', () => {
   it('creates folders and a fresh file', () => {
     const s = t.open()
     expect(s.rebuilt).toBe(false)
@@ -133,9 +133,9 @@ describe('secrets', () => {
   })
 })
 
-describe('profileStorePath', () => {
+describe('offlineStorePath', () => {
   it('builds the documented path and keeps distinct ids apart', () => {
-    expect(profileStorePath('/data', 'local', '6f1c0a2e-1b2c-4d5e-8f90-a1b2c3d4e5f6')).toBe(
+    expect(offlineStorePath('/data', 'local', '6f1c0a2e-1b2c-4d5e-8f90-a1b2c3d4e5f6')).toBe(
       join('/data', 'cache', 'local--6f1c0a2e-1b2c-4d5e-8f90-a1b2c3d4e5f6.sqlite')
     )
     const pairs: [string, string][] = [
@@ -148,7 +148,7 @@ describe('profileStorePath', () => {
       ['a/b', 'c'],
       ['a%2Fb', 'c']
     ]
-    const paths = pairs.map(([p, u]) => profileStorePath('/data', p, u))
+    const paths = pairs.map(([p, u]) => offlineStorePath('/data', p, u))
     expect(new Set(paths).size).toBe(pairs.length)
     for (const p of paths) expect(dirname(p)).toBe(join('/data', 'cache'))
     expect(safeSegment('x'.repeat(500)).length).toBeLessThan(100)

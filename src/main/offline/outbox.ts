@@ -8,7 +8,7 @@ import type { AppErrorData } from '../../shared/errors'
 import type { OutboxEntry, OutboxStatus } from '../../shared/ipc'
 import type { Db } from './db'
 import { replaceString } from './merge'
-import type { OutboxStore } from './index'
+import type { OutboxStore } from './types'
 
 const COLUMNS = 'seq, id, channel, label, input, created_at, status, error, attempts'
 

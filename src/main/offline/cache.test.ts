@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { type TempStores, tempStores } from './testkit'
+import { type TempStores, tempStores } from '../../../test/support/offlineStores'
 
 interface AgentLike {
   id: string

@@ -5,10 +5,10 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { AppErrorData } from '../shared/errors'
-import type { ChannelInput, ChannelResult, Channel, EventName } from '../shared/ipc'
-import { createCore, type Core, type CoreOptions } from './core'
-import { memoryKeychain, type Keychain } from './keychain'
+import type { AppErrorData } from '../../src/shared/errors'
+import type { ChannelInput, ChannelResult, Channel, EventName } from '../../src/shared/ipc'
+import { createCore, type Core, type CoreOptions } from '../../src/main/core'
+import { memoryKeychain, type Keychain } from '../../src/main/keychain'
 
 export function tempDir(prefix = 'agent-desk-main-'): string {
   return mkdtempSync(join(tmpdir(), prefix))

@@ -4,21 +4,10 @@
  */
 import { type Db, isCorruption, markForRebuild, scalar } from './db'
 import { type JsonRecord, isPlainObject, mergeItem, replaceString, scrub } from './merge'
-import type { CacheStore, Cached, ResourceName } from './index'
-
-export const RESOURCE_NAMES: readonly ResourceName[] = [
-  'agents',
-  'documents',
-  'tools',
-  'prompts',
-  'tags',
-  'apiTokens',
-  'agentDocuments',
-  'agentTools'
-]
+import { RESOURCES, type CacheStore, type Cached, type Resource } from './types'
 
 function checkResource(resource: string): void {
-  if (!(RESOURCE_NAMES as readonly string[]).includes(resource)) {
+  if (!(RESOURCES as readonly string[]).includes(resource)) {
     throw new TypeError(`Unknown cache resource "${resource}"`)
   }
 }
@@ -107,11 +96,7 @@ export class SqliteCacheStore implements CacheStore {
   }
 
   /** Merges and writes one item (inside the caller's transaction); returns the merged value. */
-  private upsert(
-    resource: ResourceName,
-    item: JsonRecord & { id: string },
-    syncedAt: string | null
-  ): JsonRecord {
+  private upsert(resource: Resource, item: JsonRecord & { id: string }, syncedAt: string | null): JsonRecord {
     const row = this.s.itemJson.get(resource, item.id) as unknown[] | undefined
     const prev = row ? (JSON.parse(String(row[0])) as JsonRecord) : null
     const merged = scrub(
@@ -126,7 +111,7 @@ export class SqliteCacheStore implements CacheStore {
   }
 
   putList<T extends { id: string }>(
-    resource: ResourceName,
+    resource: Resource,
     scope: string,
     items: T[],
     syncedAt: string | null
@@ -177,7 +162,7 @@ export class SqliteCacheStore implements CacheStore {
     )
   }
 
-  getList<T>(resource: ResourceName, scope: string): Cached<T[]> | null {
+  getList<T>(resource: Resource, scope: string): Cached<T[]> | null {
     checkResource(resource)
     return this.read(null, () => {
       const head = this.s.listHead.get(resource, scope) as unknown[] | undefined
@@ -189,7 +174,7 @@ export class SqliteCacheStore implements CacheStore {
     })
   }
 
-  putItem<T extends { id: string }>(resource: ResourceName, item: T, syncedAt: string | null): T {
+  putItem<T extends { id: string }>(resource: Resource, item: T, syncedAt: string | null): T {
     checkResource(resource)
     checkItem(item)
     return this.write(
@@ -198,7 +183,7 @@ export class SqliteCacheStore implements CacheStore {
     ) as unknown as T
   }
 
-  getItem<T>(resource: ResourceName, id: string): Cached<T> | null {
+  getItem<T>(resource: Resource, id: string): Cached<T> | null {
     checkResource(resource)
     return this.read(null, () => {
       const row = this.s.itemSynced.get(resource, id) as unknown[] | undefined
@@ -211,7 +196,7 @@ export class SqliteCacheStore implements CacheStore {
     })
   }
 
-  removeItem(resource: ResourceName, id: string): void {
+  removeItem(resource: Resource, id: string): void {
     checkResource(resource)
     this.write(
       () => undefined,
@@ -227,7 +212,7 @@ export class SqliteCacheStore implements CacheStore {
    * Adds one id (already cached with putItem) to a list without rewriting it: at the start or the
    * end. No-op when the list does not exist or already holds the id. Returns whether it was added.
    */
-  addToList(resource: ResourceName, scope: string, id: string, at: 'start' | 'end' = 'start'): boolean {
+  addToList(resource: Resource, scope: string, id: string, at: 'start' | 'end' = 'start'): boolean {
     checkResource(resource)
     return this.db.transaction(() => {
       if (!this.s.listHead.get(resource, scope)) return false
@@ -253,7 +238,7 @@ export class SqliteCacheStore implements CacheStore {
     })()
   }
 
-  catalogue<T>(resource: ResourceName): T[] {
+  catalogue<T>(resource: Resource): T[] {
     checkResource(resource)
     return this.read([], () =>
       (this.s.catalogue.all(resource) as unknown[][]).map((r) => JSON.parse(String(r[0])) as T)
@@ -282,7 +267,7 @@ export class SqliteCacheStore implements CacheStore {
   remapId(tempId: string, realId: string): void {
     if (!tempId || tempId === realId) return
     this.db.transaction(() => {
-      for (const resource of RESOURCE_NAMES) {
+      for (const resource of RESOURCES) {
         const row = this.s.itemJson.get(resource, tempId) as unknown[] | undefined
         if (row) {
           const temp = replaceString(JSON.parse(String(row[0])), tempId, realId) as JsonRecord

@@ -1,0 +1,147 @@
+/**
+ * The generic endpoint shapes every resource uses (get one, list, create/update, delete) on top
+ * of the transport, with tolerant parsing: lists drop unusable items, `data: null` or `{}` where
+ * an object was due means "not found", fields the server left out are filled from the request.
+ */
+import { z } from 'zod'
+import { AppError } from '../../shared/errors'
+import { isRecord } from './normalize'
+import type { Call, Transport } from './transport'
+
+export function isEmptyObject(v: unknown): boolean {
+  return isRecord(v) && Object.keys(v).length === 0
+}
+
+/** Fills keys the server left out (undefined) with what the client sent; server values win. */
+export function fillMissing<T extends Record<string, unknown>>(result: T, known: Record<string, unknown>): T {
+  const out: Record<string, unknown> = { ...result }
+  for (const [k, v] of Object.entries(known)) {
+    if (v !== undefined && out[k] === undefined) out[k] = v
+  }
+  return out as T
+}
+
+export function pick(obj: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const k of keys) if (obj[k] !== undefined) out[k] = obj[k]
+  return out
+}
+
+export function protocol(message: string): AppError {
+  return new AppError({ kind: 'protocol', message })
+}
+
+/** The endpoint helpers over one transport. */
+export function endpoints(t: Transport) {
+  const request = (call: Call) => t.request(call)
+
+  function parseOne<S extends z.ZodType<Record<string, unknown>>>(
+    schema: S,
+    data: unknown,
+    what: string
+  ): z.output<S> {
+    if (data === null || data === undefined || isEmptyObject(data)) {
+      throw new AppError({ kind: 'not_found', message: `The ${what} was not found`, code: 'not_found' })
+    }
+    if (!isRecord(data)) throw protocol(`The server's answer for the ${what} was not an object`)
+    const r = schema.safeParse(data)
+    if (r.success) return r.data
+    if (data.id === undefined || data.id === null || data.id === '') {
+      throw new AppError({ kind: 'not_found', message: `The ${what} was not found`, code: 'not_found' })
+    }
+    throw protocol(`The server's answer for the ${what} could not be read`)
+  }
+
+  function parseList<S extends z.ZodType>(schema: S, data: unknown, what: string): z.output<S>[] {
+    if (!Array.isArray(data)) throw protocol(`The server's list of ${what}s was not a list`)
+    const out: z.output<S>[] = []
+    for (const item of data) {
+      const r = schema.safeParse(item)
+      if (r.success) out.push(r.data)
+    }
+    return out
+  }
+
+  const enc = encodeURIComponent
+
+  async function get<S extends z.ZodType<Record<string, unknown>>>(
+    op: string,
+    path: string,
+    schema: S,
+    what: string
+  ): Promise<z.output<S>> {
+    return parseOne(schema, await request({ op, method: 'GET', path, auth: true, scope: 'item', what }), what)
+  }
+  async function list<S extends z.ZodType>(
+    op: string,
+    path: string,
+    schema: S,
+    what: string,
+    query?: Record<string, string>
+  ): Promise<z.output<S>[]> {
+    const call: Call = { op, method: 'GET', path, auth: true, scope: 'collection', what }
+    if (query) call.query = query
+    return parseList(schema, await request(call), what)
+  }
+  async function write<S extends z.ZodType<Record<string, unknown>>>(
+    op: string,
+    method: 'POST' | 'PATCH',
+    path: string,
+    body: unknown,
+    schema: S,
+    what: string,
+    known: Record<string, unknown>
+  ): Promise<z.output<S>> {
+    const scope = method === 'POST' ? 'collection' : 'item'
+    const data = await request({ op, method, path, body, auth: true, scope, what })
+    return fillMissing(parseOne(schema, data, what), known)
+  }
+  async function del(op: string, path: string, what: string): Promise<null> {
+    await request({ op, method: 'DELETE', path, auth: true, scope: 'item', what })
+    return null
+  }
+
+  return { request, get, list, write, del, parseOne, enc }
+}
+
+export type Endpoints = ReturnType<typeof endpoints>
+
+export interface Crud<T, C, U> {
+  list(): Promise<T[]>
+  get(id: string): Promise<T>
+  create(body: C): Promise<T>
+  update(id: string, patch: U): Promise<T>
+  delete(id: string): Promise<null>
+}
+
+export interface CrudSpec<S> {
+  /** The resource's name in operation names ('tools' → 'tools.list', …). */
+  resource: string
+  /** Its collection path; default `/<resource>`. */
+  path?: string
+  schema: S
+  /** Singular noun for messages ('tool'). */
+  what: string
+  /** Fields the client knows from a create (and an update) when the server leaves them out. */
+  fields: readonly string[]
+  /** Those of an update when they differ. */
+  updateFields?: readonly string[]
+}
+
+/** The five plain endpoints of a resource. */
+export function crud<S extends z.ZodType<Record<string, unknown>>, C extends object, U extends object>(
+  e: Endpoints,
+  spec: CrudSpec<S>
+): Crud<z.output<S>, C, U> {
+  const { resource: r, schema, what, path = `/${r}`, fields, updateFields = fields } = spec
+  const item = (id: string) => `${path}/${e.enc(id)}`
+  const known = (b: object, fields: readonly string[]) => pick(b as Record<string, unknown>, fields)
+  return {
+    list: () => e.list(`${r}.list`, path, schema, what),
+    get: (id) => e.get(`${r}.get`, item(id), schema, what),
+    create: (b) => e.write(`${r}.create`, 'POST', path, b, schema, what, known(b, fields)),
+    update: (id, patch) =>
+      e.write(`${r}.update`, 'PATCH', item(id), patch, schema, what, known(patch, updateFields)),
+    delete: (id) => e.del(`${r}.delete`, item(id), what)
+  }
+}

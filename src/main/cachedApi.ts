@@ -1,0 +1,195 @@
+/**
+ * Reads and writes through the network, the cache and the outbox:
+ * - reads: network first (cache updated), cache on `cacheOnly` or when the server cannot be
+ *   reached, the local catalogue when the server cannot list a resource;
+ * - writes: online → API then cache; unreachable → outbox + optimistic cache change (the sync
+ *   coordinator, sync.ts, replays the outbox through the same online path).
+ */
+import { randomUUID } from 'node:crypto'
+import { AppError, isConnectivityError } from '../shared/errors'
+import type { EventName, IpcEvents, OutboxEntry, Read, Write } from '../shared/ipc'
+import { nowTimestamp as now } from './clock'
+import { isLocalId, LOCAL_ID_PREFIX, outboxSnapshot, type Item, type Resource } from './offline'
+import { placeItem } from './offline/scopes'
+import type { Lease, ReadOptions, WriteOp } from './resources/kit'
+import type { ConnectivityMonitor } from './connectivity'
+import type { EventBus } from './events'
+
+/** Plain JSON data: drops undefined, functions, class instances become objects. */
+function plain<T>(v: T): T {
+  return JSON.parse(JSON.stringify(v)) as T
+}
+
+export interface CachedApiDeps {
+  connectivity: ConnectivityMonitor
+  events: EventBus
+  emit: <E extends EventName>(event: E, payload: IpcEvents[E]) => void
+  log: (message: string, err?: unknown) => void
+}
+
+export interface QueuedInput {
+  args: unknown
+  tempId?: string
+}
+
+export class CachedApi {
+  constructor(
+    private readonly deps: CachedApiDeps,
+    private readonly buildOp: (channel: string, args: unknown) => WriteOp
+  ) {}
+
+  // ------------------------------------------------------------------------------------------
+  // Cache helpers
+  // ------------------------------------------------------------------------------------------
+
+  private synced(s: Lease, at: string): void {
+    s.cache.setMeta('lastSyncedAt', at)
+    this.deps.connectivity.markOnline(at)
+    if (this.hasPending(s)) this.deps.events.emit('changes.waiting', undefined)
+  }
+
+  private offline(err: AppError): void {
+    this.deps.connectivity.markOffline(err.message)
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Reads
+  // ------------------------------------------------------------------------------------------
+
+  async readList<T extends Item>(
+    s: Lease,
+    resource: Resource,
+    scope: string,
+    fetch: () => Promise<T[]>,
+    opts: ReadOptions<T> = {}
+  ): Promise<Read<T[]>> {
+    const filter = opts.filter ?? (() => true)
+    const fromCache = (offline: boolean): Read<T[]> | null => {
+      const hit = s.cache.getList(resource, scope)
+      if (hit) return { data: hit.value as T[], source: 'cache', syncedAt: hit.syncedAt, offline }
+      return null
+    }
+    const catalogue = (offline: boolean): Read<T[]> => ({
+      data: (s.cache.catalogue(resource) as T[]).filter(filter),
+      source: 'cache',
+      syncedAt: null,
+      offline,
+      catalogue: true
+    })
+    if (opts.cacheOnly) {
+      const online = this.deps.connectivity.get().online
+      return fromCache(!online) ?? { data: [], source: 'cache', syncedAt: null, offline: !online }
+    }
+    let items: T[]
+    try {
+      items = await fetch()
+    } catch (e) {
+      if (!AppError.is(e)) throw e
+      if (e.kind === 'not_offered') return catalogue(!this.deps.connectivity.get().online)
+      if (isConnectivityError(e)) {
+        this.offline(e)
+        const cached = fromCache(true)
+        if (cached) return cached
+        const cat = catalogue(true)
+        if (cat.data.length > 0) return cat
+      }
+      throw e
+    }
+    const at = now()
+    const view = opts.view ?? ((x: T) => x)
+    const fresh = opts.view ? items.map(view) : items
+    // Items the server does not know yet (waiting in the outbox) stay visible. They exist only
+    // while the outbox holds something, so the previous list is read only then.
+    let pending: T[] = []
+    if (s.outbox.list().length > 0) {
+      const known = new Set(fresh.map((i) => i.id))
+      const previous = s.cache.getList(resource, scope)
+      if (previous) pending = (previous.value as T[]).filter((i) => isLocalId(i.id) && !known.has(i.id))
+    }
+    // One transaction: every item merged with what is cached, and the list's membership.
+    const data = s.cache.putList(resource, scope, pending.length ? [...pending, ...fresh] : fresh, at)
+    this.synced(s, at)
+    return { data, source: 'network', syncedAt: at, offline: false }
+  }
+
+  async readItem<T extends Item>(
+    s: Lease,
+    resource: Resource,
+    id: string,
+    fetch: () => Promise<T>,
+    opts: ReadOptions<T> = {}
+  ): Promise<Read<T>> {
+    const fromCache = (offline: boolean): Read<T> | null => {
+      const hit = s.cache.getItem(resource, id)
+      return hit ? { data: hit.value as T, source: 'cache', syncedAt: hit.syncedAt, offline } : null
+    }
+    const notCached = () =>
+      new AppError({ kind: 'not_found', message: 'Not in the local copy yet', code: 'not_cached' })
+    if (opts.cacheOnly || isLocalId(id)) {
+      const online = this.deps.connectivity.get().online
+      const hit = fromCache(!online)
+      if (hit) return hit
+      throw notCached()
+    }
+    let item: T
+    try {
+      item = await fetch()
+    } catch (e) {
+      if (!AppError.is(e)) throw e
+      if (e.kind === 'not_found') s.cache.removeItem(resource, id)
+      if (isConnectivityError(e)) {
+        this.offline(e)
+        const hit = fromCache(true)
+        if (hit) return hit
+      }
+      throw e
+    }
+    const at = now()
+    const view = opts.view ?? ((x: T) => x)
+    const merged = placeItem(s.cache, resource, view(item), at)
+    this.synced(s, at)
+    return { data: merged, source: 'network', syncedAt: at, offline: false }
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Writes
+  // ------------------------------------------------------------------------------------------
+
+  private hasPending(s: Lease): boolean {
+    return s.outbox.list().some((e: OutboxEntry) => e.status === 'pending')
+  }
+
+  private pendingLocalRef(s: Lease, op: WriteOp): boolean {
+    if (!op.refs.some(isLocalId)) return false
+    return s.outbox.list().length > 0
+  }
+
+  async write<T>(s: Lease, channel: string, args: unknown): Promise<Write<T>> {
+    const op = this.buildOp(channel, args)
+    const mustQueue = !this.deps.connectivity.get().online || this.pendingLocalRef(s, op)
+    if (!mustQueue) {
+      try {
+        const { data } = await op.online(s, undefined)
+        this.deps.connectivity.markOnline()
+        this.deps.emit('data.changed', { resource: op.resource })
+        return { status: 'done', data: plain(data) as T }
+      } catch (e) {
+        if (!AppError.is(e) || !isConnectivityError(e)) throw e
+        this.offline(e)
+      }
+    }
+    return this.queue<T>(s, channel, args, op)
+  }
+
+  private queue<T>(s: Lease, channel: string, args: unknown, op: WriteOp): Write<T> {
+    const tempId = op.kind === 'create' ? `${LOCAL_ID_PREFIX}${randomUUID()}` : undefined
+    const label = op.label(s)
+    const data = op.optimistic(s, tempId)
+    const input: QueuedInput = tempId ? { args, tempId } : { args }
+    const entry = s.outbox.enqueue({ channel, label, input })
+    this.deps.emit('outbox.changed', outboxSnapshot(s.outbox))
+    this.deps.emit('data.changed', { resource: op.resource })
+    this.deps.events.emit('changes.waiting', undefined)
+    return { status: 'queued', data: plain(data) as T, outboxId: entry.id }
+  }
+}

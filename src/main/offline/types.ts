@@ -1,0 +1,95 @@
+/**
+ * The contracts of main's offline store (cache, outbox), apart from their SQLite implementations
+ * so that those and their users import them without a circle.
+ */
+import type { AppErrorData } from '../../shared/errors'
+import type { OutboxEntry } from '../../shared/ipc'
+
+/** Every kind of item main keeps: the resources and the two link kinds. The one Resource union. */
+export const RESOURCES = [
+  'agents',
+  'documents',
+  'tools',
+  'prompts',
+  'tags',
+  'apiTokens',
+  'agentDocuments',
+  'agentTools'
+] as const
+export type Resource = (typeof RESOURCES)[number]
+
+/** What a change created offline is called until the server gives it a real id. */
+export const LOCAL_ID_PREFIX = 'local-'
+export const isLocalId = (id: unknown): boolean => typeof id === 'string' && id.startsWith(LOCAL_ID_PREFIX)
+
+/** A cached item: any JSON object with an id. */
+export type Item = { id: string } & Record<string, unknown>
+
+/** `syncedAt` is null when the value was written locally (optimistic change) rather than fetched. */
+export interface Cached<T> {
+  value: T
+  syncedAt: string | null
+}
+
+export interface CacheStore {
+  /**
+   * Replaces the membership of a list (scope '' = the whole list, or e.g. 'agent:<id>'), upserting
+   * every item merged with what is cached (a missing/undefined field keeps the cached value).
+   * Atomic: one transaction; a bad item leaves the previous list untouched. Duplicate ids keep
+   * their first position. Returns the merged items as stored, in list order (addition).
+   */
+  putList<T extends { id: string }>(
+    resource: Resource,
+    scope: string,
+    items: T[],
+    syncedAt: string | null
+  ): T[]
+  /** The list's items in stored order, or null when that list was never stored. */
+  getList<T>(resource: Resource, scope: string): Cached<T[]> | null
+  /** Merges and stores one item (it enters the catalogue); returns the merged item. */
+  putItem<T extends { id: string }>(resource: Resource, item: T, syncedAt: string | null): T
+  getItem<T>(resource: Resource, id: string): Cached<T> | null
+  /** Removes the item, from the catalogue and from every list of that resource. */
+  removeItem(resource: Resource, id: string): void
+  /** Every item of this resource ever seen (and not removed), newest seen first. */
+  catalogue<T>(resource: Resource): T[]
+  getMeta(key: string): string | null
+  setMeta(key: string, value: string): void
+  /** Wipes cache + catalogue + meta; the outbox too only with `clearOutbox`. */
+  clear(options?: { clearOutbox?: boolean }): void
+  /** Addition: puts one cached id into an existing list without rewriting it. False if not added. */
+  addToList(resource: Resource, scope: string, id: string, at?: 'start' | 'end'): boolean
+  /** Addition: rewrites a temporary id to the real one across items, lists, scopes and references. */
+  remapId(tempId: string, realId: string): void
+}
+
+export interface OutboxStore {
+  /** Status 'pending', seq increasing, durable (synchronous=FULL) when it returns. */
+  enqueue(e: { channel: string; label: string; input: unknown; tempId?: string }): OutboxEntry
+  /** In seq order. */
+  list(): OutboxEntry[]
+  get(id: string): OutboxEntry | null
+  /** Counts an attempt. */
+  markReplaying(id: string): void
+  /** Keeps the input intact. */
+  markFailed(id: string, error: AppErrorData): void
+  markPending(id: string): void
+  remove(id: string): void
+  /** Rewrites a temporary id to the real id in the inputs of all entries. */
+  remapId(tempId: string, realId: string): void
+  /** Addition: removes a replayed entry and applies its remap in one transaction. */
+  complete(id: string, remap?: { tempId?: string | undefined; realId?: string | undefined }): void
+  /** Addition: the temporary id given to enqueue(), if any. */
+  tempIdOf(id: string): string | null
+}
+
+export interface OfflineStore {
+  cache: CacheStore
+  outbox: OutboxStore
+  file: string
+  close(): void
+  /** True if the file was corrupt / of another schema version and was moved aside and rebuilt at open. */
+  rebuilt: boolean
+  /** True if not even a fresh file could be created: the store lives in memory for this run. */
+  memory: boolean
+}

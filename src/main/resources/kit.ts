@@ -1,0 +1,280 @@
+/**
+ * What every resource module is written with: the lease a handler works under, the write
+ * operation (online path + optimistic outbox path), generic create/update/delete operations, and
+ * the generic list/get/write handlers. Knows no resource by name.
+ */
+import { AppError } from '../../shared/errors'
+import type { Channel, ChannelParsedInput, ChannelResult, Profile, Read, Write } from '../../shared/ipc'
+import { endpoints, type Crud, type Endpoints } from '../api/endpoints'
+import type { Transport } from '../api/transport'
+import { nowTimestamp as now } from '../clock'
+import { placeItem } from '../offline/scopes'
+import type { CacheStore, Item, OutboxStore, Resource } from '../offline/types'
+import type { StoredUser } from '../profiles'
+
+/** The signed-in session as a handler or a write operation sees it. */
+export interface Lease {
+  profile: Profile
+  user: StoredUser
+  token: string | null
+  cache: CacheStore
+  outbox: OutboxStore
+  client: { readonly transport: Transport } | null
+}
+
+/** The endpoint helpers on the lease's connection. */
+export function api(s: Lease): Endpoints {
+  if (!s.client) throw new AppError({ kind: 'internal', message: 'The session is not ready' })
+  return endpoints(s.client.transport)
+}
+
+/** One write as it runs online (now, or when the outbox replays it). */
+export interface WriteOp {
+  resource: Resource
+  kind: 'create' | 'update' | 'delete'
+  /** What the user sees in the outbox. */
+  label(s: Lease): string
+  /** The API call plus the cache update; returns the result data (and the real id of a create). */
+  online(s: Lease, tempId: string | undefined): Promise<{ data: unknown; realId?: string }>
+  /** The change applied to the cache while it waits in the outbox. */
+  optimistic(s: Lease, tempId: string | undefined): unknown
+  /** Ids this change refers to (a pending local id means it must wait behind its create). */
+  refs: string[]
+}
+
+/** What a write operation may ask of the session. */
+export interface WriteKit {
+  /** The session user's id, finding it now if the token did not tell at sign-in. */
+  requireUserId(s: Lease): Promise<string>
+}
+
+/** A resource's write operations, keyed by channel, built from the channel's parsed input. */
+export type Writes<C extends Channel> = {
+  [K in C]: (input: ChannelParsedInput<K>, kit: WriteKit) => WriteOp
+}
+
+export interface ReadOptions<T> {
+  cacheOnly?: boolean | undefined
+  filter?: (item: T) => boolean
+  view?: (item: T) => T
+}
+
+/** What a resource's handlers may use (the core's handler context has this and more). */
+export interface ResourceContext {
+  lease(): Promise<Lease>
+  cached: {
+    readList<T extends Item>(
+      s: Lease,
+      resource: Resource,
+      scope: string,
+      fetch: () => Promise<T[]>,
+      opts?: ReadOptions<T>
+    ): Promise<Read<T[]>>
+    readItem<T extends Item>(
+      s: Lease,
+      resource: Resource,
+      id: string,
+      fetch: () => Promise<T>,
+      opts?: ReadOptions<T>
+    ): Promise<Read<T>>
+    write<T>(s: Lease, channel: string, args: unknown): Promise<Write<T>>
+  }
+  connectivity: { markOffline(message: string): void; markOnline(at?: string): void }
+}
+
+/** A resource's IPC handlers, keyed by channel. */
+export type Routes<C extends Channel> = {
+  [K in C]: (input: ChannelParsedInput<K>, ctx: ResourceContext) => Promise<ChannelResult<K>>
+}
+
+export const q = (s: string) => `“${s}”`
+
+export function cachedItem(s: Lease, resource: Resource, id: string): Item | null {
+  const hit = s.cache.getItem<Item>(resource, id)
+  return hit ? hit.value : null
+}
+
+/** How a label names an item: its cached name (or another field), else its id. */
+export function cachedName(s: Lease, resource: Resource, id: string, field = 'name'): string {
+  const v = cachedItem(s, resource, id)?.[field]
+  return typeof v === 'string' && v ? v : id
+}
+
+/** Copies `over` onto `base`, skipping undefined (a field the server left out never blanks a known one). */
+export function mergeDefined<T extends Record<string, unknown>>(
+  base: Record<string, unknown>,
+  over: T
+): T & Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base }
+  for (const [k, v] of Object.entries(over)) if (v !== undefined) out[k] = v
+  return out as T & Record<string, unknown>
+}
+
+// ------------------------------------------------------------------------------------------------
+// The three kinds of change
+// ------------------------------------------------------------------------------------------------
+
+export interface ChangeSpec {
+  label: (s: Lease) => string
+  /** What the change tells about the item before the server answers. */
+  known: (s: Lease) => Record<string, unknown>
+  call: (s: Lease) => Promise<Item>
+  refs?: string[]
+}
+
+export function createOp(resource: Resource, spec: ChangeSpec): WriteOp {
+  return {
+    resource,
+    kind: 'create',
+    label: spec.label,
+    refs: spec.refs ?? [],
+    async online(s, tempId) {
+      const res = await spec.call(s)
+      const item = mergeDefined(spec.known(s), res) as Item
+      const opts = tempId ? { prepend: true, replaceId: tempId } : { prepend: true }
+      const merged = placeItem(s.cache, resource, item, now(), opts)
+      if (tempId) s.cache.removeItem(resource, tempId)
+      return { data: merged, realId: merged.id }
+    },
+    optimistic(s, tempId) {
+      const at = now()
+      const item: Item = {
+        ...spec.known(s),
+        id: tempId ?? '',
+        userId: s.user.id || undefined,
+        createdAt: at,
+        updatedAt: at
+      }
+      return placeItem(s.cache, resource, item, null, { prepend: true })
+    }
+  }
+}
+
+export function updateOp(resource: Resource, id: string, spec: ChangeSpec): WriteOp {
+  return {
+    resource,
+    kind: 'update',
+    label: spec.label,
+    refs: [id, ...(spec.refs ?? [])],
+    async online(s) {
+      const res = await spec.call(s)
+      const merged = placeItem(s.cache, resource, mergeDefined(spec.known(s), res) as Item, now())
+      return { data: merged }
+    },
+    optimistic(s) {
+      const item: Item = { ...spec.known(s), id, updatedAt: now() }
+      return placeItem(s.cache, resource, item, null)
+    }
+  }
+}
+
+export function deleteOp(
+  resource: Resource,
+  id: string,
+  label: (s: Lease) => string,
+  call: (s: Lease) => Promise<unknown>
+): WriteOp {
+  return {
+    resource,
+    kind: 'delete',
+    label,
+    refs: [id],
+    async online(s) {
+      try {
+        await call(s)
+      } catch (e) {
+        // Already gone is what the user wanted.
+        if (!(AppError.is(e) && e.kind === 'not_found')) throw e
+      }
+      s.cache.removeItem(resource, id)
+      return { data: null }
+    },
+    optimistic(s) {
+      s.cache.removeItem(resource, id)
+      return null
+    }
+  }
+}
+
+/** "Delete agent “x”": the plain delete, named with the resource's noun. */
+export function plainDelete(
+  resource: Resource,
+  noun: string,
+  call: (s: Lease, id: string) => Promise<unknown>,
+  field = 'name'
+) {
+  return ({ id }: { id: string }): WriteOp =>
+    deleteOp(
+      resource,
+      id,
+      (s) => `Delete ${noun} ${q(cachedName(s, resource, id, field))}`,
+      (s) => call(s, id)
+    )
+}
+
+/** Create, change and delete as most resources have them ("Create tool “x”", "Change tool “x”"), keyed by channel. */
+export function crudWrites<R extends Resource, C extends { name: string }, U extends Record<string, unknown>>(
+  resource: R,
+  noun: string,
+  ep: (s: Lease) => Crud<Item, C, U>
+) {
+  const create = (b: C) =>
+    createOp(resource, {
+      label: () => `Create ${noun} ${q(b.name)}`,
+      known: () => ({ ...b }),
+      call: (s) => ep(s).create(b)
+    })
+  const update = ({ id, patch }: { id: string; patch: U }) =>
+    updateOp(resource, id, {
+      label: (s) => `Change ${noun} ${q(cachedName(s, resource, id))}`,
+      known: () => ({ ...patch }),
+      call: (s) => ep(s).update(id, patch)
+    })
+  const ops = {
+    [`${resource}.create`]: create,
+    [`${resource}.update`]: update,
+    [`${resource}.delete`]: plainDelete(resource, noun, (s, id) => ep(s).delete(id))
+  }
+  return ops as { [K in `${R}.create`]: typeof create } & { [K in `${R}.update`]: typeof update } & {
+    [K in `${R}.delete`]: (input: { id: string }) => WriteOp
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Generic handlers
+// ------------------------------------------------------------------------------------------------
+
+/** A list read through the cache (stale-while-revalidate, offline). */
+export function listRoute<T extends Item>(resource: Resource, fetch: (s: Lease) => Promise<T[]>) {
+  return async (i: { cacheOnly?: boolean | undefined } | undefined, ctx: ResourceContext) => {
+    const s = await ctx.lease()
+    return ctx.cached.readList(s, resource, 'all', () => fetch(s), { cacheOnly: i?.cacheOnly })
+  }
+}
+
+/** An item read through the cache. */
+export function getRoute<T extends Item>(resource: Resource, fetch: (s: Lease, id: string) => Promise<T>) {
+  return async (i: { id: string; cacheOnly?: boolean | undefined }, ctx: ResourceContext) => {
+    const s = await ctx.lease()
+    return ctx.cached.readItem(s, resource, i.id, () => fetch(s, i.id), { cacheOnly: i.cacheOnly })
+  }
+}
+
+/** The list and get handlers of a resource, keyed by channel. */
+export function readRoutes<R extends Resource, T extends Item>(
+  resource: R,
+  ep: (s: Lease) => { list(): Promise<T[]>; get(id: string): Promise<T> }
+) {
+  const list = listRoute(resource, (s) => ep(s).list())
+  const get = getRoute(resource, (s, id) => ep(s).get(id))
+  const routes = { [`${resource}.list`]: list, [`${resource}.get`]: get }
+  return routes as { [K in `${R}.list`]: typeof list } & { [K in `${R}.get`]: typeof get }
+}
+
+/** A change: online now, or queued in the outbox (see cachedApi.ts). */
+export function writeRoute<C extends Channel>(channel: C) {
+  return async (input: ChannelParsedInput<C>, ctx: ResourceContext): Promise<ChannelResult<C>> => {
+    const s = await ctx.lease()
+    return (await ctx.cached.write(s, channel, input)) as ChannelResult<C>
+  }
+}
