@@ -19,6 +19,7 @@ import {
 import { createApiClient } from './api/client'
 import { ConnectivityMonitor } from './connectivity'
 import { DataService } from './data'
+import { createDesktop, type Desktop } from './desktop/desktop'
 import { createWriteOps, handlers, type HandlerContext } from './handlers'
 import type { Keychain } from './keychain'
 import { LocalWorkspace } from './localWorkspace'
@@ -39,6 +40,8 @@ export interface CoreOptions {
   probeIntervalMs?: number
   /** Where unexpected errors are logged. Default: console.error. */
   log?: (message: string, err?: unknown) => void
+  /** Settings and updates; default: settings.json in userDataDir, the feed at AGENT_DESK_UPDATE_URL. */
+  desktop?: Desktop
 }
 
 export interface Core {
@@ -205,6 +208,8 @@ export function createCore(opts: CoreOptions): Core {
   const writeOps = createWriteOps(data, session)
 
   const info = { version: opts.version, platform: process.platform, mode: opts.mode }
+  const desktop = opts.desktop ?? createDesktop({ userDataDir: opts.userDataDir, version: opts.version, log })
+  const stopDesktopEvents = desktop.onChange((state) => emit('settings.changed', state))
 
   function toErrorData(e: unknown, channel: string): AppErrorData {
     if (AppError.is(e)) return e.toData()
@@ -250,6 +255,7 @@ export function createCore(opts: CoreOptions): Core {
       connectivity,
       info,
       openExternal: opts.openExternal,
+      desktop,
       lease: async () => {
         const s = await session.acquire()
         leases.push(s)
@@ -288,6 +294,7 @@ export function createCore(opts: CoreOptions): Core {
       if (disposed) return
       await Promise.allSettled([...inFlight])
       disposed = true
+      stopDesktopEvents()
       connectivity.stop()
       await data.stop()
       listeners.clear()

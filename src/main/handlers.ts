@@ -24,6 +24,8 @@ import { LOCAL_PROFILE_ID, type ProfileStore } from './profiles'
 import type { ConnectivityMonitor } from './connectivity'
 import { mergeDefined, type DataService, type Item, type Resource, type WriteOp } from './data'
 import { externalOpenDecision } from './security'
+import type { Desktop } from './desktop/desktop'
+import { desktopHandlers } from './desktop/handlers'
 
 export interface HandlerContext {
   session: SessionManager
@@ -32,6 +34,8 @@ export interface HandlerContext {
   connectivity: ConnectivityMonitor
   info: AppInfo
   openExternal: (url: string) => Promise<void>
+  /** Settings and updates (src/main/desktop). */
+  desktop: Desktop
   /** The signed-in session for this call (released by the core when the handler returns). */
   lease(): Promise<ActiveSession>
 }
@@ -669,7 +673,10 @@ export const handlers: Handlers = {
   'outbox.discard': async ({ id }, ctx) => {
     const s = await ctx.lease()
     return ctx.data.discard(s, id)
-  }
+  },
+
+  // ---- settings, updates
+  ...desktopHandlers
 }
 
 /** A cached token view never carries a value, whatever an older cache row holds. */

@@ -14,6 +14,7 @@ import { Tag, TagUpdate, TagColor, TagName } from './tag'
 import { type ApiTokenView, ApiTokenCreate } from './apiToken'
 import { AgentDocument, AgentDocumentCreate, AgentTool, AgentToolCreate } from './links'
 import type { ApiToken } from './apiToken'
+import { SettingsPatch, type SettingsState, type UpdateStatus } from './settings'
 
 // ----------------------------------------------------------------------------------------------
 // Result types
@@ -190,7 +191,12 @@ export const ipcContract = {
 
   'outbox.list': op<OutboxEntry[]>()(Empty),
   'outbox.retry': op<OutboxEntry[]>()(ById),
-  'outbox.discard': op<OutboxEntry[]>()(ById)
+  'outbox.discard': op<OutboxEntry[]>()(ById),
+
+  'settings.get': op<SettingsState>()(Empty),
+  'settings.set': op<SettingsState>()(SettingsPatch),
+  /** "Check for updates" (nothing is fetched when updates are off). */
+  'updates.check': op<UpdateStatus>()(Empty)
 } as const
 
 export type IpcContract = typeof ipcContract
@@ -215,13 +221,18 @@ export interface IpcEvents {
   'outbox.changed': OutboxEntry[]
   /** A resource changed in main (outbox replay, revalidation): stores refetch it. */
   'data.changed': { resource: string }
+  'settings.changed': SettingsState
+  /** Main asks the window to show a route (e.g. a notification about the outbox was clicked). */
+  navigate: { route: string }
 }
 export type EventName = keyof IpcEvents
 export const EVENT_NAMES: EventName[] = [
   'session.changed',
   'connectivity.changed',
   'outbox.changed',
-  'data.changed'
+  'data.changed',
+  'settings.changed',
+  'navigate'
 ]
 export const wireEvent = (e: EventName) => `agent-desk-event:${e}`
 
