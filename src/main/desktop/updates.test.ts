@@ -376,3 +376,19 @@ describe('the update scheduler', () => {
     expect(errors).toHaveLength(1)
   })
 })
+
+describe('release notes', () => {
+  it('become plain text, from HTML (GitHub) or per version', async () => {
+    const { releaseNotesText } = await import('./updates')
+    expect(releaseNotesText('<h2>New</h2><ul><li>Settings &amp; updates</li><li>Log file</li></ul>')).toBe(
+      'New\n• Settings & updates\n• Log file'
+    )
+    expect(
+      releaseNotesText([
+        { version: '2.0.0', note: '<p>Big</p>' },
+        { version: '1.9.0', note: null }
+      ])
+    ).toBe('2.0.0\nBig')
+    expect(releaseNotesText(null)).toBeNull()
+  })
+})

@@ -207,11 +207,27 @@ const FeedFile = z.object({
     .optional()
 })
 
-function notesText(notes: z.infer<typeof FeedFile>['releaseNotes']): string | null {
+/** Plain text of a feed's notes: a string (GitHub gives HTML), or notes per version. */
+export function releaseNotesText(
+  notes:
+    string | readonly { version?: string | undefined; note?: string | null | undefined }[] | null | undefined
+): string | null {
   if (notes == null) return null
-  if (typeof notes === 'string') return notes.trim() || null
+  const plain = (t: string) =>
+    t
+      .replace(/<br\s*\/?>|<\/(?:p|li|h\d)>/gi, '\n')
+      .replace(/<li[^>]*>/gi, '• ')
+      .replace(/<[^>]{0,1000}>/g, '')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&amp;/g, '&')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim()
+  if (typeof notes === 'string') return plain(notes) || null
   const text = notes
-    .map((n) => (n.note ? (n.version ? `${n.version}\n${n.note}` : n.note) : ''))
+    .map((n) => (n.note ? (n.version ? `${n.version}\n${plain(n.note)}` : plain(n.note)) : ''))
     .filter(Boolean)
     .join('\n\n')
   return text || null
@@ -272,7 +288,7 @@ export async function checkFeed(opts: {
   return {
     available: semverValid(opts.currentVersion) !== null && semverGt(feed.version, opts.currentVersion),
     version: feed.version,
-    releaseNotes: notesText(feed.releaseNotes),
+    releaseNotes: releaseNotesText(feed.releaseNotes),
     releaseDate: date
   }
 }

@@ -19,6 +19,9 @@ import {
   windowWebPreferences
 } from '../security'
 import { registerIpc } from './ipc'
+import { captureConsole, createFileLog, registeringSecrets } from '../desktop/log'
+import { watchFailedReplays } from './notifications'
+import { createAppDesktop } from './updates'
 
 export interface AppPaths {
   /** Built preload (CommonJS, sandboxed). */
@@ -118,6 +121,7 @@ export function startApp(paths: AppPaths): void {
   let core: Core | null = null
   let unregister: (() => void) | null = null
   let quitting = false
+  let stopDesktop: (() => void) | null = null
 
   app.on('second-instance', () => {
     if (!win || win.isDestroyed()) return
@@ -132,6 +136,7 @@ export function startApp(paths: AppPaths): void {
     quitting = true
     const c = core
     unregister?.()
+    stopDesktop?.()
     void c
       .dispose()
       .catch((e: unknown) => console.error('[agent-desk] shutdown', e))
@@ -145,18 +150,32 @@ export function startApp(paths: AppPaths): void {
     const appUrl = appUrlFor(paths.devServerUrl)
     serveRenderer(dirname(paths.rendererHtml))
     hardenSession(session.defaultSession)
+    // Warnings and errors to the log file in the OS log folder, scrubbed of secrets.
+    const fileLog = createFileLog({ dir: app.getPath('logs') })
+    captureConsole(fileLog)
     const keychain = await createKeychain('Agent Desk', {
       onFallback: (reason) => console.warn(`[agent-desk] no system keychain: ${reason}`)
     })
+    const { desktop, updates } = createAppDesktop({
+      userDataDir: app.getPath('userData'),
+      log: fileLog,
+      window: () => win
+    })
     core = createCore({
       userDataDir: app.getPath('userData'),
-      keychain,
+      keychain: registeringSecrets(keychain),
+      desktop,
       mode: 'electron',
       version: app.getVersion(),
       openExternal: (url) => shell.openExternal(url)
     })
     unregister = registerIpc(core, appUrl)
     win = createWindow(paths, appUrl)
+    const stopNotifications = watchFailedReplays(core, () => win)
+    stopDesktop = () => {
+      stopNotifications()
+      updates.stop()
+    }
     app.on('activate', () => {
       if (BrowserWindow.getAllWindows().length === 0) win = createWindow(paths, appUrl)
     })
