@@ -11,6 +11,7 @@ import { AppError, issuesToFields, type AppErrorData } from '../shared/errors'
 import { ipcContract, type Channel, type EventName, type IpcEvents, type IpcReply } from '../shared/ipc'
 import { ConnectivityMonitor } from './connectivity'
 import { CachedApi } from './cachedApi'
+import { createDesktop, type Desktop } from './desktop/desktop'
 import { createEventBus } from './events'
 import { handlers, type HandlerContext } from './handlers'
 import { buildWriteOp } from './resources'
@@ -36,6 +37,8 @@ export interface CoreOptions {
   probeIntervalMs?: number
   /** Where unexpected errors are logged. Default: console.error. */
   log?: (message: string, err?: unknown) => void
+  /** Settings and updates; default: settings.json in userDataDir, the feed at AGENT_DESK_UPDATE_URL. */
+  desktop?: Desktop
 }
 
 export interface Core {
@@ -138,6 +141,8 @@ export function createCore(opts: CoreOptions): Core {
   const sync = new SyncCoordinator({ events: bus, connectivity, session, buildOp, probe, emit, log })
 
   const info = { version: opts.version, platform: process.platform, mode: opts.mode }
+  const desktop = opts.desktop ?? createDesktop({ userDataDir: opts.userDataDir, version: opts.version, log })
+  const stopDesktopEvents = desktop.onChange((state) => emit('settings.changed', state))
 
   function toErrorData(e: unknown, channel: string): AppErrorData {
     if (AppError.is(e)) return e.toData()
@@ -185,6 +190,7 @@ export function createCore(opts: CoreOptions): Core {
       info,
       userDataDir: opts.userDataDir,
       openExternal: opts.openExternal,
+      desktop,
       lease: async () => {
         const s = await session.acquire()
         leases.push(s)
@@ -223,6 +229,7 @@ export function createCore(opts: CoreOptions): Core {
       if (disposed) return
       await Promise.allSettled([...inFlight])
       disposed = true
+      stopDesktopEvents()
       connectivity.stop()
       await sync.stop()
       listeners.clear()

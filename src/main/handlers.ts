@@ -13,6 +13,8 @@ import { LOCAL_PROFILE_ID, type ProfileRegistry } from './profiles'
 import { resourceRoutes } from './resources'
 import { externalOpenDecision } from './security'
 import { aboutInfo } from './desktop/about'
+import type { Desktop } from './desktop/desktop'
+import { desktopHandlers } from './desktop/handlers'
 import type { ActiveSession, SessionManager } from './session'
 import type { SyncCoordinator } from './sync'
 
@@ -26,6 +28,8 @@ export interface HandlerContext {
   /** The app's data folder (shown in About). */
   userDataDir: string
   openExternal: (url: string) => Promise<void>
+  /** Settings and updates (src/main/desktop). */
+  desktop: Desktop
   /** The signed-in session for this call (released by the core when the handler returns). */
   lease(): Promise<ActiveSession>
 }
@@ -111,5 +115,8 @@ export const handlers: Handlers = {
   'outbox.discard': async ({ id }, ctx) => {
     const s = await ctx.lease()
     return ctx.sync.discard(s, id)
-  }
+  },
+
+  // ---- settings, updates
+  ...desktopHandlers
 }

@@ -15,6 +15,7 @@ import { type ApiTokenView, ApiTokenCreate } from './apiToken'
 import { AgentDocument, AgentDocumentCreate, AgentTool, AgentToolCreate } from './links'
 import type { ApiToken } from './apiToken'
 import type { MenuCommandEvent } from './menu'
+import { SettingsPatch, type SettingsState, type UpdateStatus } from './settings'
 
 // ----------------------------------------------------------------------------------------------
 // Result types
@@ -196,7 +197,12 @@ export const ipcContract = {
 
   'outbox.list': op<OutboxEntry[]>()(Empty),
   'outbox.retry': op<OutboxEntry[]>()(ById),
-  'outbox.discard': op<OutboxEntry[]>()(ById)
+  'outbox.discard': op<OutboxEntry[]>()(ById),
+
+  'settings.get': op<SettingsState>()(Empty),
+  'settings.set': op<SettingsState>()(SettingsPatch),
+  /** "Check for updates" (nothing is fetched when updates are off). */
+  'updates.check': op<UpdateStatus>()(Empty)
 } as const
 
 export type IpcContract = typeof ipcContract
@@ -223,6 +229,9 @@ export interface IpcEvents {
   'data.changed': { resource: string }
   /** An application-menu item was chosen (see ./menu): the renderer acts on it. */
   'menu.command': MenuCommandEvent
+  'settings.changed': SettingsState
+  /** Main asks the window to show a route (e.g. a notification about the outbox was clicked). */
+  navigate: { route: string }
 }
 export type EventName = keyof IpcEvents
 export const EVENT_NAMES: EventName[] = [
@@ -230,7 +239,9 @@ export const EVENT_NAMES: EventName[] = [
   'connectivity.changed',
   'outbox.changed',
   'data.changed',
-  'menu.command'
+  'menu.command',
+  'settings.changed',
+  'navigate'
 ]
 export const wireEvent = (e: EventName) => `agent-desk-event:${e}`
 

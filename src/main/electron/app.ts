@@ -22,6 +22,9 @@ import { registerIpc } from './ipc'
 import { installMenu } from './menu'
 import { keepWindowState, windowPlacement } from './windowState'
 import { WINDOW_SIZES } from '../desktop/windowState'
+import { captureConsole, createFileLog, registeringSecrets } from '../desktop/log'
+import { watchFailedReplays } from './notifications'
+import { createAppDesktop } from './updates'
 
 export interface AppPaths {
   /** Built preload (CommonJS, sandboxed). */
@@ -130,6 +133,7 @@ export function startApp(paths: AppPaths): void {
   let core: Core | null = null
   let unregister: (() => void) | null = null
   let quitting = false
+  let stopDesktop: (() => void) | null = null
 
   app.on('second-instance', () => {
     if (!win || win.isDestroyed()) return
@@ -144,6 +148,7 @@ export function startApp(paths: AppPaths): void {
     quitting = true
     const c = core
     unregister?.()
+    stopDesktop?.()
     void c
       .dispose()
       .catch((e: unknown) => console.error('[agent-desk] shutdown', e))
@@ -157,12 +162,21 @@ export function startApp(paths: AppPaths): void {
     const appUrl = appUrlFor(paths.devServerUrl)
     serveRenderer(dirname(paths.rendererHtml))
     hardenSession(session.defaultSession)
+    // Warnings and errors to the log file in the OS log folder, scrubbed of secrets.
+    const fileLog = createFileLog({ dir: app.getPath('logs') })
+    captureConsole(fileLog)
     const keychain = await createKeychain('Agent Desk', {
       onFallback: (reason) => console.warn(`[agent-desk] no system keychain: ${reason}`)
     })
+    const { desktop, updates } = createAppDesktop({
+      userDataDir: app.getPath('userData'),
+      log: fileLog,
+      window: () => win
+    })
     core = createCore({
       userDataDir: app.getPath('userData'),
-      keychain,
+      keychain: registeringSecrets(keychain),
+      desktop,
       mode: 'electron',
       version: app.getVersion(),
       openExternal: (url) => shell.openExternal(url)
@@ -170,6 +184,11 @@ export function startApp(paths: AppPaths): void {
     unregister = registerIpc(core, appUrl)
     installMenu({ isDev: paths.devBuild, appUrl, window: () => (win && !win.isDestroyed() ? win : null) })
     win = createWindow(paths, appUrl)
+    const stopNotifications = watchFailedReplays(core, () => win)
+    stopDesktop = () => {
+      stopNotifications()
+      updates.stop()
+    }
     app.on('activate', () => {
       if (BrowserWindow.getAllWindows().length === 0) win = createWindow(paths, appUrl)
     })

@@ -28,6 +28,7 @@ export const routes: RouteRecordRaw[] = [
     component: () => import('./views/AgentDocumentView.vue')
   },
   { path: '/outbox', name: 'outbox', component: () => import('./views/OutboxView.vue') },
+  { path: '/settings', name: 'settings', component: () => import('./views/SettingsView.vue') },
   { path: '/:pathMatch(.*)*', redirect: '/agents' }
 ]
 

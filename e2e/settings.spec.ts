@@ -1,0 +1,63 @@
+import { test, expect } from './support/fixtures'
+import { openLocalWorkspace, tid } from './support/ui'
+
+const cardBackground = (page: import('@playwright/test').Page) =>
+  page
+    .locator('.settings-view .n-card')
+    .first()
+    .evaluate((el) => getComputedStyle(el).backgroundColor)
+
+test('settings: the update switch and the theme persist across a reload and a restart', async ({ app }) => {
+  let page = app.page
+  await openLocalWorkspace(page)
+  await tid(page, 'nav-settings').click()
+  await expect(page).toHaveURL(/#\/settings/)
+
+  const updates = tid(page, 'settings-updates')
+  await expect(updates).toHaveAttribute('aria-checked', 'true')
+  await expect(tid(page, 'settings-updates-managed')).toHaveCount(0)
+  // This build has no update feed: "Check for updates" says so.
+  await tid(page, 'settings-check-updates').click()
+  await expect(tid(page, 'settings-update-status')).toHaveAttribute(
+    'data-state',
+    /unconfigured|current|error/
+  )
+
+  const lightBackground = await cardBackground(page)
+  await updates.click()
+  await expect(updates).toHaveAttribute('aria-checked', 'false')
+  await expect(tid(page, 'settings-check-updates')).toBeDisabled()
+  await tid(page, 'settings-theme-dark').click()
+  await expect.poll(() => cardBackground(page)).not.toBe(lightBackground)
+
+  await page.reload()
+  await expect(tid(page, 'settings-updates')).toHaveAttribute('aria-checked', 'false')
+  await expect(tid(page, 'settings-theme-dark').locator('input')).toBeChecked()
+  await expect.poll(() => cardBackground(page)).not.toBe(lightBackground)
+
+  page = await app.restart()
+  await page.goto(page.url().replace(/#.*$/, '#/settings'))
+  await expect(tid(page, 'settings-updates')).toHaveAttribute('aria-checked', 'false')
+  await tid(page, 'settings-updates').click()
+  await expect(tid(page, 'settings-updates')).toHaveAttribute('aria-checked', 'true')
+  await tid(page, 'settings-theme-system').click()
+  await expect.poll(() => cardBackground(page)).toBe(lightBackground)
+})
+
+test('settings: an administrator’s switch wins and the page says who decides', async ({ app }) => {
+  await openLocalWorkspace(app.page)
+  process.env.AGENT_DESK_UPDATES = 'off'
+  try {
+    // Read when the app starts (Electron) or at each look (the harness): a restart covers both.
+    const page = await app.restart()
+    await page.goto(page.url().replace(/#.*$/, '#/settings'))
+    const updates = tid(page, 'settings-updates')
+    await expect(updates).toHaveAttribute('aria-checked', 'false')
+    await expect(updates).toHaveClass(/n-switch--disabled/)
+    await expect(tid(page, 'settings-updates-managed')).toContainText('Managed by your administrator')
+    await expect(tid(page, 'settings-updates-managed')).toContainText('AGENT_DESK_UPDATES=off')
+    await expect(tid(page, 'settings-check-updates')).toBeDisabled()
+  } finally {
+    delete process.env.AGENT_DESK_UPDATES
+  }
+})
