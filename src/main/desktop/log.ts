@@ -7,7 +7,8 @@
 import { existsSync, renameSync, rmSync } from 'node:fs'
 import { join, parse } from 'node:path'
 import nodeLog from 'electron-log/node'
-import type { LogFile, LogLevel, LogMessage } from 'electron-log'
+// The logger's types, from its declaration file: the package root is Electron's main-process logger.
+import type { LogFile, LogLevel, LogMessage } from 'electron-log/src/index.d.ts'
 import type { Keychain } from '../keychain'
 import { redactText, redactValue, registerSecret } from './redact'
 
