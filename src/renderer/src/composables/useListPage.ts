@@ -32,6 +32,12 @@ export interface ListPageOptions<T> {
   openErrorText?: (err: AppErrorData, id: string) => string
   /** Whether a list error is toasted. Default: every one. */
   notifyListError?: (err: AppErrorData) => boolean
+  /** The page reads the selected item itself (its detail pane does). Default false. */
+  detailReadsItself?: boolean
+  /** The page loads its lists itself (e.g. several, in order). Default false: list and capabilities on mount. */
+  loadsItself?: boolean
+  /** The create form is open at first (e.g. a saved draft). */
+  creating?: boolean
 }
 
 /**
@@ -50,7 +56,7 @@ export function useListPage<T extends { id: string }>(opts: ListPageOptions<T>) 
     typeof route.params.id === 'string' && route.params.id ? route.params.id : null
   )
   const selected = computed(() => (selectedId.value ? store.find(selectedId.value) : undefined))
-  const creating = ref(false)
+  const creating = ref(opts.creating ?? false)
   const detailLoading = ref(false)
   const detailError = ref<string | null>(null)
 
@@ -78,7 +84,7 @@ export function useListPage<T extends { id: string }>(opts: ListPageOptions<T>) 
     (id) => {
       if (!id) return
       creating.value = false
-      void fetchSelected(id)
+      if (!opts.detailReadsItself) void fetchSelected(id)
     },
     { immediate: true }
   )
@@ -88,13 +94,14 @@ export function useListPage<T extends { id: string }>(opts: ListPageOptions<T>) 
   })
 
   onMounted(() => {
+    if (opts.loadsItself) return
     if (!caps.loaded) void caps.load()
     void store.load()
   })
 
   const itemPath = (id: string) => `${opts.path}/${encodeURIComponent(id)}`
 
-  function open(item: T): void {
+  function open(item: { id: string }): void {
     void router.push(itemPath(item.id))
   }
 
