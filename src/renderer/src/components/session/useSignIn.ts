@@ -64,6 +64,41 @@ export function useSignIn(onSignedIn: () => void) {
     fieldErrors.value = fe
   }
 
+  /** The schema's answer for `value`, or null with its refusal shown on the fields. */
+  function parsed<V>(
+    schema: {
+      safeParse(
+        v: unknown
+      ):
+        | { success: true; data: V }
+        | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } }
+    },
+    value: unknown
+  ): V | null {
+    const r = schema.safeParse(value)
+    if (r.success) return r.data
+    issues(r)
+    return null
+  }
+
+  /**
+   * A method on the chosen server: `prepare` checks the input (null stops, its errors shown), then
+   * `send` starts the session.
+   */
+  function submitTo<V>(
+    kind: NonNullable<SignInBusy>,
+    prepare: () => V | null,
+    send: (profileId: string, input: V) => Promise<unknown>,
+    mapAuth = true
+  ) {
+    const pid = needProfile()
+    if (!pid) return
+    const input = prepare()
+    if (input === null) return
+    fieldErrors.value = {}
+    return run(kind, () => send(pid, input), mapAuth)
+  }
+
   function clearErrors(): void {
     error.value = null
     fieldErrors.value = {}
@@ -80,6 +115,8 @@ export function useSignIn(onSignedIn: () => void) {
     run,
     needProfile,
     issues,
+    parsed,
+    submitTo,
     clearErrors
   }
 }
