@@ -1,5 +1,5 @@
 import { computed, onMounted, ref, watch, type Ref } from 'vue'
-import { useRoute, useRouter } from 'vue-router'
+import { useListSelection } from './useListSelection'
 import type { AppErrorData } from '../../../shared/errors'
 import type { Channel } from '../../../shared/ipc'
 import { useCapabilitiesStore } from '../stores/capabilities'
@@ -41,17 +41,13 @@ export interface ListPageOptions<T> {
  * page mounts, and failures are toasted (an offline read of a known item is not a failure).
  */
 export function useListPage<T extends { id: string }>(opts: ListPageOptions<T>) {
-  const route = useRoute()
-  const router = useRouter()
+  const sel = useListSelection(opts.path)
+  const { selectedId, creating } = sel
   const notify = useNotify()
   const caps = useCapabilitiesStore()
   const { store } = opts
 
-  const selectedId = computed(() =>
-    typeof route.params.id === 'string' && route.params.id ? route.params.id : null
-  )
   const selected = computed(() => (selectedId.value ? store.find(selectedId.value) : undefined))
-  const creating = ref(false)
   const detailLoading = ref(false)
   const detailError = ref<string | null>(null)
 
@@ -93,17 +89,9 @@ export function useListPage<T extends { id: string }>(opts: ListPageOptions<T>) 
     void store.load()
   })
 
-  const itemPath = (id: string) => `${opts.path}/${encodeURIComponent(id)}`
-
-  function open(item: T): void {
-    void router.push(itemPath(item.id))
-  }
-
   const canCreate = computed(() => !opts.createChannel || caps.offered(opts.createChannel))
   function startCreate(): void {
-    if (!canCreate.value) return
-    creating.value = true
-    if (selectedId.value) void router.push(opts.path)
+    if (canCreate.value) sel.startCreate()
   }
   // File › New … in the application menu.
   onCreateRequest(opts.path, startCreate)
@@ -113,15 +101,9 @@ export function useListPage<T extends { id: string }>(opts: ListPageOptions<T>) 
     reportWrite(notify, w, `${opts.noun[0]?.toUpperCase()}${opts.noun.slice(1)} created`, label)
   }
 
-  /** Closes the create form and opens what it made. */
-  function showCreated(id: string | null | undefined): void {
-    creating.value = false
-    if (id) void router.push(itemPath(id))
-  }
-
   return {
-    route,
-    router,
+    route: sel.route,
+    router: sel.router,
     notify,
     caps,
     selectedId,
@@ -130,10 +112,10 @@ export function useListPage<T extends { id: string }>(opts: ListPageOptions<T>) 
     detailLoading,
     detailError,
     fetchSelected,
-    open,
+    open: sel.open,
     canCreate,
     startCreate,
     reportCreate,
-    showCreated
+    showCreated: sel.showCreated
   }
 }

@@ -2,6 +2,14 @@ import { computed } from 'vue'
 import type { Read, Write } from '../../../shared/ipc'
 import { useResourceList, type ResourceListOptions } from './useResourceList'
 
+/** The usual calls of a `window.agentDesk.<resource>` group (each optional part unused if absent). */
+export interface CrudApi<T, C, U> {
+  get(input: { id: string; cacheOnly?: boolean }): Promise<Read<T>>
+  create(input: C): Promise<Write<T>>
+  update(input: { id: string; patch: U }): Promise<Write<T>>
+  delete(input: { id: string }): Promise<Write<null>>
+}
+
 /**
  * What every resource store shares: the cache-first list (useResourceList), lookup by id, and the
  * write patterns — an answer merged into the list, an optimistic change rolled back when the server
@@ -82,6 +90,28 @@ export function useResourceStore<T extends { id: string }, R = T>(opts: Resource
     }
   }
 
+  /**
+   * The reads and writes of a resource whose `window.agentDesk.<resource>` has the usual
+   * get / create / update / delete: each kept in the list as above (an update shown at once as
+   * `optimistic`, by default the patch over the item).
+   */
+  function crud<C, U>(
+    api: () => CrudApi<T, C, U>,
+    optimistic: (before: T, patch: U) => T = (before, patch) => ({ ...before, ...patch })
+  ) {
+    const get = (id: string, cacheOnly = false): Promise<Read<T>> =>
+      fetched(() => api().get({ id: id.trim(), cacheOnly }))
+    const create = (input: C): Promise<Write<T>> => created(() => api().create(input))
+    const update = (id: string, patch: U): Promise<Write<T>> =>
+      patched(
+        id,
+        (before) => optimistic(before, patch),
+        () => api().update({ id, patch })
+      )
+    const remove = (id: string): Promise<Write<null>> => removed(id, () => api().delete({ id }))
+    return { get, create, update, remove }
+  }
+
   /** The list's state and reads, as every store exposes them. */
   const state = {
     items: list.items,
@@ -97,5 +127,5 @@ export function useResourceStore<T extends { id: string }, R = T>(opts: Resource
     find
   }
 
-  return { list, state, find, keep, fetched, created, patched, removed }
+  return { list, state, find, keep, fetched, created, patched, removed, crud }
 }

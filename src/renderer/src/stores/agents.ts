@@ -1,6 +1,5 @@
 import { defineStore } from 'pinia'
 import type { Agent, AgentCreate, AgentUpdate } from '../../../shared/agent'
-import type { Read, Write } from '../../../shared/ipc'
 import { desk } from '../desk'
 import { useResourceStore } from '../composables/useResourceStore'
 
@@ -18,17 +17,10 @@ function optimisticAgent(before: Agent, patch: AgentUpdate): Agent {
 /** Agents, via `window.agentDesk.agents`: cache-first list, optimistic update/delete with rollback. */
 export const useAgentsStore = defineStore('agents', () => {
   const s = useResourceStore<Agent>({ resource: 'agents', list: (input) => desk().agents.list(input) })
-
-  const get = (id: string, cacheOnly = false): Promise<Read<Agent>> =>
-    s.fetched(() => desk().agents.get({ id, cacheOnly }))
-  const create = (input: AgentCreate): Promise<Write<Agent>> => s.created(() => desk().agents.create(input))
-  const update = (id: string, patch: AgentUpdate): Promise<Write<Agent>> =>
-    s.patched(
-      id,
-      (before) => optimisticAgent(before, patch),
-      () => desk().agents.update({ id, patch })
-    )
-  const remove = (id: string): Promise<Write<null>> => s.removed(id, () => desk().agents.delete({ id }))
+  const { get, create, update, remove } = s.crud<AgentCreate, AgentUpdate>(
+    () => desk().agents,
+    optimisticAgent
+  )
 
   return { ...s.state, get, create, update, remove }
 })

@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia'
 import type { Tool, ToolCreate, ToolUpdate } from '../../../shared/tool'
-import type { Read, Write } from '../../../shared/ipc'
+import type { Write } from '../../../shared/ipc'
 import { desk } from '../desk'
 import { useResourceStore } from '../composables/useResourceStore'
 
@@ -10,18 +10,8 @@ import { useResourceStore } from '../composables/useResourceStore'
  */
 export const useToolsStore = defineStore('tools', () => {
   const s = useResourceStore<Tool>({ resource: 'tools', list: (input) => desk().tools.list(input) })
-
-  const get = (id: string, cacheOnly = false): Promise<Read<Tool>> =>
-    s.fetched(() => desk().tools.get({ id, cacheOnly }))
-  const create = (input: ToolCreate): Promise<Write<Tool>> => s.created(() => desk().tools.create(input))
-  const update = (id: string, patch: ToolUpdate): Promise<Write<Tool>> =>
-    s.patched(
-      id,
-      (before) => ({ ...before, ...patch }),
-      () => desk().tools.update({ id, patch })
-    )
+  const { get, create, update, remove } = s.crud<ToolCreate, ToolUpdate>(() => desk().tools)
   const rename = (id: string, name: string): Promise<Write<Tool>> => update(id, { name })
-  const remove = (id: string): Promise<Write<null>> => s.removed(id, () => desk().tools.delete({ id }))
 
   return { ...s.state, get, create, update, rename, remove, delete: remove }
 })

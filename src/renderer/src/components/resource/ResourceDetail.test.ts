@@ -1,0 +1,103 @@
+// @vitest-environment happy-dom
+/**
+ * The generic detail pane with a resource's pane descriptor (tools), over the real app core
+ * (Local workspace): header, dates, body slot, and delete (confirmed, back to the list) or, where
+ * the server does not offer it, a disabled button.
+ */
+import { afterEach, describe, expect, it } from 'vitest'
+import { flushPromises, mount, type VueWrapper } from '@vue/test-utils'
+import { createMemoryHistory, createRouter } from 'vue-router'
+import { createPinia, setActivePinia } from 'pinia'
+import { defineComponent, h } from 'vue'
+import { NDialogProvider, NMessageProvider } from 'naive-ui'
+import { CHANNELS, EVENT_NAMES, buildDeskApi, type DeskApi } from '../../../../shared/ipc'
+import type { Tool } from '../../../../shared/tool'
+import { testCore, type TestCore } from '../../../../../test/support/mainCore'
+import { toolPane } from '../../resources/tools'
+import { useToolsStore } from '../../stores/tools'
+import { useCapabilitiesStore } from '../../stores/capabilities'
+import ResourceDetail from './ResourceDetail.vue'
+
+const cores: TestCore[] = []
+const wrappers: VueWrapper[] = []
+afterEach(async () => {
+  while (wrappers.length) wrappers.pop()?.unmount()
+  document.body.innerHTML = ''
+  while (cores.length) await cores.pop()?.core.dispose()
+})
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  const end = Date.now() + 15_000
+  while (!check() && Date.now() < end) {
+    await flushPromises()
+    await new Promise((r) => setTimeout(r, 10))
+  }
+  if (!check()) throw new Error(`Timed out waiting for ${what}`)
+}
+
+async function setup() {
+  const t = testCore()
+  cores.push(t)
+  await t.call('session.startLocal')
+  window.agentDesk = buildDeskApi(
+    CHANNELS,
+    EVENT_NAMES,
+    (channel, input) => t.core.invoke(channel, input),
+    () => () => undefined,
+    '#/'
+  ) as DeskApi
+  const made = await t.call('tools.create', { name: 'Search', type: 'SEARCH', description: 'Looks up' })
+  setActivePinia(createPinia())
+  const store = useToolsStore()
+  await store.load()
+  const router = createRouter({
+    history: createMemoryHistory(),
+    routes: [{ path: '/tools/:id?', component: defineComponent({ render: () => h('div') }) }]
+  })
+  await router.push(`/tools/${made.data.id}`)
+  const tool = store.find(made.data.id) as Tool
+  const Pane = defineComponent({
+    render: () =>
+      h(NDialogProvider, () =>
+        h(NMessageProvider, () =>
+          h(
+            ResourceDetail,
+            { pane: toolPane, item: tool, title: tool.name ?? '', badge: tool.type, remove: store.remove },
+            () => h('p', { 'data-testid': 'body' }, 'the form')
+          )
+        )
+      )
+  })
+  const w = mount(Pane, { global: { plugins: [router] }, attachTo: document.body })
+  wrappers.push(w)
+  return { t, w, router, store, tool }
+}
+
+describe('ResourceDetail', () => {
+  it('shows the title, type, dates and id, the body, and deletes after confirming', async () => {
+    const { t, w, router, store, tool } = await setup()
+    const pane = w.find('[data-testid="tool-detail"]')
+    expect(pane.attributes('data-tool-id')).toBe(tool.id)
+    expect(pane.find('[data-testid="detail-name"]').text()).toBe('Search')
+    expect(pane.text()).toContain('SEARCH')
+    expect(pane.text()).toContain('Created')
+    expect(pane.text()).toContain(tool.id)
+    expect(pane.find('[data-testid="body"]').text()).toBe('the form')
+
+    await pane.find('[data-testid="delete-button"]').trigger('click')
+    await until(() => !!document.querySelector('[data-testid="confirm-delete"]'), 'the confirmation')
+    expect(document.body.textContent).toContain('Agents that use it lose the link.')
+    ;(document.querySelector('[data-testid="confirm-delete"]') as HTMLElement).click()
+    await until(() => router.currentRoute.value.fullPath === '/tools', 'the way back to the list')
+    expect(store.find(tool.id)).toBeUndefined()
+    const left = await t.call('tools.list')
+    expect(left.data.map((x) => x.id)).not.toContain(tool.id)
+  })
+
+  it('disables delete where the server does not offer it', async () => {
+    const { w } = await setup()
+    useCapabilitiesStore().markNotOffered('tools.delete')
+    await flushPromises()
+    expect(w.find('[data-testid="delete-button"]').attributes('disabled')).toBeDefined()
+  })
+})

@@ -1,0 +1,154 @@
+import { computed, reactive, ref, watch } from 'vue'
+import type { z } from 'zod'
+import { useForm } from './useForm'
+import { toAppError, useNotify } from './useErrors'
+import type { FormField } from '../resources/types'
+
+export type FormModel = Record<string, unknown>
+
+export interface ResourceFormOptions<T> {
+  /** The item being edited (a getter, as props change); null to create one. */
+  item: () => T | null
+  /** Validation: the shared zod schemas of the resource. */
+  create: z.ZodType
+  update: z.ZodType
+  /** The form's model for an item (or for a new one). */
+  toModel: (item: T | null) => FormModel
+  /** The fields the form shows (errors of other keys appear in the form's alert). */
+  fields: readonly FormField[]
+  save: (input: never) => Promise<unknown>
+  /** For messages: "Could not save the tool". */
+  noun: string
+  draftKey?: string | null
+  disabled?: () => boolean
+  /** Checks after the schema's; messages by field stop the save (e.g. placeholder syntax). */
+  check?: (model: FormModel) => Record<string, string> | null
+  /** Called after the model was reset (revert, after a create, or following the item). */
+  onReset?: (model: FormModel) => void
+  onSaved?: (result: unknown) => void
+}
+
+/**
+ * The behaviour every resource form shares, over the resource's zod schema (useForm): field and
+ * form-level errors (the server's too), dirty tracking against the item, following the item while
+ * untouched (it often arrives in two steps), sending only the changed fields on edit, the draft of
+ * a create, invalid JSON fields blocking the save, revert.
+ */
+export function useResourceForm<T>(opts: ResourceFormOptions<T>) {
+  const initialItem = opts.item()
+  const form = useForm(
+    initialItem ? opts.update : opts.create,
+    opts.toModel(initialItem),
+    !initialItem && opts.draftKey ? { draftKey: opts.draftKey } : undefined
+  )
+  const model = form.model as FormModel
+  const errors = form.errors
+  const notify = useNotify()
+  const busy = ref(false)
+  const editing = computed(() => !!opts.item())
+  const jsonValid = reactive<Record<string, boolean>>({})
+  const allJsonValid = computed(() => Object.values(jsonValid).every(Boolean))
+  let baseline = JSON.stringify(opts.toModel(initialItem))
+  const dirty = computed(() => JSON.stringify(model) !== baseline)
+
+  function reset(v?: FormModel): void {
+    form.reset(v)
+    opts.onReset?.(model)
+  }
+
+  watch(
+    opts.item,
+    (t) => {
+      if (!t) return
+      const wasDirty = dirty.value
+      baseline = JSON.stringify(opts.toModel(t))
+      if (!wasDirty) reset(opts.toModel(t))
+    },
+    { deep: true }
+  )
+
+  function err(field: string): string | undefined {
+    const e = errors.value
+    if (e[field]) return e[field]
+    const nested = Object.keys(e).find((k) => k.startsWith(`${field}.`))
+    return nested ? e[nested] : undefined
+  }
+  const status = (field: string): 'error' | undefined => (err(field) ? 'error' : undefined)
+  /** Messages that belong to no visible field (e.g. `(form)` or an unexpected server field). */
+  const formErrors = computed(() =>
+    Object.entries(errors.value)
+      .filter(([k]) => !opts.fields.some((f) => k === f.key || k.startsWith(`${f.key}.`)))
+      .map(([k, m]) => (k === '(form)' || k === '(body)' ? m : `${k}: ${m}`))
+  )
+
+  /** The fields that differ from the item (edit) or every field (create). */
+  function changes(parsed: FormModel): FormModel {
+    const item = opts.item()
+    if (!item) return parsed
+    const before = opts.toModel(item)
+    const out: FormModel = {}
+    for (const [k, v] of Object.entries(parsed))
+      if (v !== undefined && JSON.stringify(v) !== JSON.stringify(before[k])) out[k] = v
+    return out
+  }
+
+  async function submit(): Promise<void> {
+    if (busy.value || opts.disabled?.()) return
+    // A JSON field whose text does not parse keeps its last valid value: nothing is saved.
+    const bad = opts.fields.find((f) => f.kind === 'json' && jsonValid[f.key] === false)
+    if (bad) {
+      errors.value = { ...errors.value, [bad.key]: bad.invalidJson ?? 'Not valid JSON: fix it before saving' }
+      return
+    }
+    const parsed = form.validate() as FormModel | null
+    const extra = opts.check?.(model)
+    if (extra && Object.keys(extra).length) {
+      errors.value = { ...errors.value, ...extra }
+      return
+    }
+    if (!parsed) return
+    const patch = changes(parsed)
+    if (editing.value && Object.keys(patch).length === 0) {
+      notify.success('Nothing to save')
+      return
+    }
+    busy.value = true
+    try {
+      const result = await opts.save(patch as never)
+      baseline = JSON.stringify(model)
+      if (!editing.value) {
+        form.clearDraft()
+        reset()
+      }
+      opts.onSaved?.(result)
+    } catch (e) {
+      const appErr = toAppError(e)
+      form.applyServerError(appErr)
+      notify.error(appErr, `Could not ${editing.value ? 'save' : 'create'} the ${opts.noun}`)
+    } finally {
+      busy.value = false
+    }
+  }
+
+  function revert(): void {
+    for (const k of Object.keys(jsonValid)) jsonValid[k] = true
+    reset(opts.toModel(opts.item()))
+  }
+
+  return {
+    model,
+    errors,
+    busy,
+    editing,
+    dirty,
+    jsonValid,
+    allJsonValid,
+    err,
+    status,
+    formErrors,
+    submit,
+    revert
+  }
+}
+
+export type ResourceFormState = ReturnType<typeof useResourceForm>

@@ -1,0 +1,45 @@
+import { defineAsyncComponent } from 'vue'
+import type { ApiTokenCreate } from '../../../shared/apiToken'
+import { useApiTokensStore, type TokenRow } from '../stores/apiTokens'
+import type { DetailDescriptor, ResourceDescriptor } from './types'
+
+/** API tokens: masked previews only; the new value is shown once by the create form. */
+export const apiTokens: ResourceDescriptor<TokenRow, ApiTokenCreate> = {
+  title: 'API tokens',
+  path: '/api-tokens',
+  noun: 'API token',
+  plural: 'API tokens',
+  testid: 'token',
+  useStore: useApiTokensStore,
+  query: { name: (t) => t.description, date: (t) => t.createdAt },
+  filterPlaceholder: 'Search by description…',
+  row: {
+    title: (t) => t.description || '(no description)',
+    meta: (t) => t.tokenPreview ?? '••••',
+    metaCode: true
+  },
+  emptyText: (filtered) => (filtered ? 'No tokens match the filter' : 'No API tokens yet'),
+  newLabel: 'New token',
+  createTitle: 'New API token',
+  notFound: 'Token not found',
+  hint: 'Select a token, or create one',
+  placeholderCreate: true,
+  create: (input) => useApiTokensStore().create(input),
+  createLabel: (input) => `Create API token “${input.description}”`,
+  createEndsOnDone: true,
+  form: defineAsyncComponent(() => import('../components/apiTokens/TokenForm.vue')),
+  detail: defineAsyncComponent(() => import('../components/apiTokens/TokenDetail.vue')),
+  detailProp: 'token',
+  detailKeyed: true,
+  // A token list row has everything the pane shows: only an unknown id is read.
+  refreshSelected: false
+}
+
+export const tokenPane: DetailDescriptor = {
+  testid: 'token',
+  noun: 'token',
+  plural: 'API tokens',
+  path: '/api-tokens',
+  deleteChannel: 'apiTokens.delete',
+  confirmNote: 'Anything that uses it stops working. This cannot be undone.'
+}

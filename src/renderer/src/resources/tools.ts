@@ -1,0 +1,95 @@
+import { defineAsyncComponent } from 'vue'
+import type { Tool, ToolUpdate } from '../../../shared/tool'
+import { TOOL_TYPES } from '../../../shared/values'
+import { useToolsStore } from '../stores/tools'
+import type { DetailDescriptor, FormField, ResourceDescriptor } from './types'
+
+/** Tools: list with type filter; creating and deleting are extras a server may not offer. */
+export const tools: ResourceDescriptor<Tool, ToolUpdate> = {
+  title: 'Tools',
+  path: '/tools',
+  noun: 'tool',
+  plural: 'tools',
+  testid: 'tool',
+  useStore: useToolsStore,
+  query: {
+    name: (d) => d.name ?? '',
+    type: (d) => d.type,
+    date: (d) => d.createdAt,
+    types: TOOL_TYPES
+  },
+  typeFilter: true,
+  row: {
+    title: (d) => d.name || '(unnamed)',
+    badge: (d) => d.type ?? '?',
+    hover: (d) => d.description,
+    drag: 'tool'
+  },
+  emptyText: (filtered) => (filtered ? 'No tools match the filter' : 'No tools yet'),
+  newLabel: 'New tool',
+  createTitle: 'New tool',
+  createChannel: 'tools.create',
+  notFound: 'Tool not found',
+  hint: 'Select a tool',
+  // The create form always sends name and type (validated with ToolCreate).
+  create: (input) =>
+    useToolsStore().create({ ...input, name: input.name ?? '', type: input.type ?? 'SEARCH' }),
+  createLabel: (input) => `Create tool “${input.name ?? ''}”`,
+  draftKey: 'tool-create',
+  form: defineAsyncComponent(() => import('../components/tools/ToolForm.vue')),
+  detail: defineAsyncComponent(() => import('../components/tools/ToolDetail.vue')),
+  detailProp: 'tool'
+}
+
+type ToolType = (typeof TOOL_TYPES)[number]
+const isToolType = (v: unknown): v is ToolType =>
+  typeof v === 'string' && (TOOL_TYPES as readonly string[]).includes(v)
+
+/** The tool form's fields (validated with ToolCreate / ToolUpdate); `metadata` is edited as JSON. */
+export const toolFields: readonly FormField[] = [
+  { key: 'name', label: 'Name', kind: 'text', placeholder: 'Web search', row: 1 },
+  {
+    key: 'type',
+    label: 'Type',
+    kind: 'select',
+    options: TOOL_TYPES,
+    placeholder: 'Choose a type',
+    row: 1,
+    narrow: true
+  },
+  {
+    key: 'description',
+    label: 'Description',
+    kind: 'textarea',
+    rows: { min: 2, max: 6 },
+    placeholder: 'What the tool does'
+  },
+  {
+    key: 'metadata',
+    label: 'Configuration (metadata, JSON object)',
+    kind: 'json',
+    rows: 8,
+    invalidJson: 'The configuration is not valid JSON; fix it before saving',
+    invalidJsonHint: 'Fix the configuration JSON first'
+  }
+]
+
+/** The tool form's model: a new tool is a SEARCH tool; a type the app does not know is left unset. */
+export function toolModel(t: Tool | null) {
+  return {
+    name: t?.name ?? '',
+    type: t ? (isToolType(t.type) ? t.type : undefined) : 'SEARCH',
+    description: t?.description ?? '',
+    metadata: t?.metadata ?? {}
+  }
+}
+
+export const toolPane: DetailDescriptor = {
+  testid: 'tool',
+  noun: 'tool',
+  plural: 'tools',
+  path: '/tools',
+  deleteChannel: 'tools.delete',
+  confirmNote: 'Agents that use it lose the link. This cannot be undone.',
+  dates: true
+}
