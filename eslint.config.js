@@ -187,6 +187,12 @@ export default defineConfig(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }]
     }
   },
+  {
+    // Component tests define small stand-in components beside the one under test.
+    name: 'project/tests',
+    files: ['**/*.test.ts'],
+    rules: { 'vue/one-component-per-file': 'off' }
+  },
   ...boundary({ layer: 'shared', packages: [ONLY_ZOD] }),
   ...boundary({ layer: 'service', allowed: ['shared'], packages: [ELECTRON, UI] }),
   ...boundary({ layer: 'main', allowed: ['shared'], packages: [ELECTRON, UI] }),

@@ -135,6 +135,14 @@ export function useResourceForm<T>(opts: ResourceFormOptions<T>) {
     reset(opts.toModel(opts.item()))
   }
 
+  /** A field's new value (the form component writes through these, not into its props). */
+  function setField(key: string, value: unknown): void {
+    model[key] = value
+  }
+  function setJsonValid(key: string, ok: boolean): void {
+    jsonValid[key] = ok
+  }
+
   return {
     model,
     errors,
@@ -147,7 +155,9 @@ export function useResourceForm<T>(opts: ResourceFormOptions<T>) {
     status,
     formErrors,
     submit,
-    revert
+    revert,
+    setField,
+    setJsonValid
   }
 }
 
