@@ -12,7 +12,7 @@
  *   src/preload   the preload: shared and `electron`, nothing else (it runs sandboxed).
  *   src/renderer  the Vue app: shared (values and types); never main, service, preload, Node built-ins,
  *                 Electron or Node-only packages (keytar, libsql).
- * Not shipped, so free to cross layers: `*.test.ts` anywhere, test/, e2e/, src/bench/.
+ * Not shipped, so free to cross layers: `*.test.ts` anywhere, test/, e2e/, test/bench/ (inside test/).
  *
  * Static imports and re-exports are checked by core `no-restricted-imports` (one block per layer and
  * folder depth, because a relative path's meaning depends on how deep the importing file is);

@@ -124,7 +124,7 @@ const allowed: [string, string][] = [
   ['src/shared/ipc.test.ts', '../service/index'],
   ['test/support/kit.ts', '../../src/service/index'],
   ['e2e/harness/server.ts', '../../src/main/core'],
-  ['src/bench/main.ts', '../main/core']
+  ['test/bench/main.ts', '../../src/main/core']
 ]
 
 describe('layer boundaries (eslint.config.js)', () => {

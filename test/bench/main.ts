@@ -1,5 +1,5 @@
 /**
- * Main-side list benchmark (`node --import tsx src/bench/main.ts`).
+ * Main-side list benchmark (`node --import tsx test/bench/main.ts`).
  *
  * A user with 10,000 agents is seeded through the embedded service's API (service in a child
  * process). The app core (`createCore`) signs in to it as a remote profile; then, in the same
@@ -12,11 +12,11 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Agent } from '../shared/agent'
-import { createApiClient, memoryCapabilityStore } from '../main/api/client'
-import { createCore } from '../main/core'
-import { memoryKeychain } from '../main/keychain'
-import { openOfflineStore } from '../main/offline/index'
+import { Agent } from '../../src/shared/agent'
+import { createApiClient, memoryCapabilityStore } from '../../src/main/api/client'
+import { createCore } from '../../src/main/core'
+import { memoryKeychain } from '../../src/main/keychain'
+import { openOfflineStore } from '../../src/main/offline/index'
 import { closeSeedConnections, seedAccount, startBenchService } from './seed'
 import { runAsScript, type BenchRow } from './types'
 

@@ -1,5 +1,5 @@
 /**
- * Renderer benchmark (`node --import tsx src/bench/renderer.ts`; needs `npx electron-vite build`).
+ * Renderer benchmark (`node --import tsx test/bench/renderer.ts`; needs `npx electron-vite build`).
  *
  * The BUILT renderer runs in headless Debian Chromium through the e2e web harness (the real main
  * core in this process), against the embedded service (child process) seeded through its API:

@@ -12,7 +12,7 @@ export interface BenchRow {
 
 /**
  * Runs a benchmark when its file is the script Node was started with (`node --import tsx
- * src/bench/x.ts`), printing its rows under `title`; does nothing when the file is imported.
+ * test/bench/x.ts`), printing its rows under `title`; does nothing when the file is imported.
  */
 export function runAsScript(moduleUrl: string, title: string, run: () => Promise<BenchRow[]>): void {
   if (process.argv[1] === undefined || fileURLToPath(moduleUrl) !== process.argv[1]) return

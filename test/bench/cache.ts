@@ -1,5 +1,5 @@
 /**
- * Benchmark of the offline cache (`node --import tsx src/bench/cache.ts`).
+ * Benchmark of the offline cache (`node --import tsx test/bench/cache.ts`).
  *
  * Generates 10,000 realistic agents (~600 bytes of JSON each, with 0–2 full tag objects) into a temp store,
  * closes it, then measures "cold open + getList('agents', '')": every run opens the file afresh
@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
-import { openOfflineStore } from '../main/offline/index'
+import { openOfflineStore } from '../../src/main/offline/index'
 import { runAsScript, type BenchRow } from './types'
 
 export interface CacheBenchOptions {

@@ -4,7 +4,7 @@
  * through the service's HTTP API on 127.0.0.1, with bounded concurrency.
  *
  * Reused by the main-side and renderer benchmarks (`startBenchService`, `seedAccount`).
- * Run alone: `node --import tsx src/bench/seed.ts` (seeds 10,000 agents and prints the timings).
+ * Run alone: `node --import tsx test/bench/seed.ts` (seeds 10,000 agents and prints the timings).
  */
 import { fork, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -12,8 +12,8 @@ import { Agent as HttpAgent, request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { AGENT_TYPES, DOCUMENT_TYPES, TOOL_TYPES } from '../shared/common'
-import { startService } from '../service/index'
+import { AGENT_TYPES, DOCUMENT_TYPES, TOOL_TYPES } from '../../src/shared/common'
+import { startService } from '../../src/service/index'
 
 const CHILD_FLAG = '--bench-seed-service-child'
 

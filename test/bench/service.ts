@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { startService } from '../service/index'
+import { startService } from '../../src/service/index'
 import { runAsScript, type BenchRow } from './types'
 
 export interface ServiceBenchOptions {
