@@ -1,4 +1,3 @@
-import { defineAsyncComponent } from 'vue'
 import type { ApiTokenCreate } from '../../../shared/apiToken'
 import { useApiTokensStore, type TokenRow } from '../stores/apiTokens'
 import type { DetailDescriptor, ResourceDescriptor } from './types'
@@ -27,8 +26,6 @@ export const apiTokens: ResourceDescriptor<TokenRow, ApiTokenCreate> = {
   create: (input) => useApiTokensStore().create(input),
   createLabel: (input) => `Create API token “${input.description}”`,
   createEndsOnDone: true,
-  form: defineAsyncComponent(() => import('../components/apiTokens/TokenForm.vue')),
-  detail: defineAsyncComponent(() => import('../components/apiTokens/TokenDetail.vue')),
   detailProp: 'token',
   detailKeyed: true,
   // A token list row has everything the pane shows: only an unknown id is read.

@@ -1,4 +1,3 @@
-import { defineAsyncComponent } from 'vue'
 import type { Document, DocumentCreate } from '../../../shared/document'
 import { DOCUMENT_TYPES } from '../../../shared/values'
 import { useDocumentsStore } from '../stores/documents'
@@ -35,7 +34,5 @@ export const documents: ResourceDescriptor<Document, DocumentCreate> = {
   createLabel: (input) => `Create document “${input.name}”`,
   draftKey: 'document-create',
   // Forms and detail panes (and zod with them) load when first shown, not with the list.
-  form: defineAsyncComponent(() => import('../components/documents/DocumentForm.vue')),
-  detail: defineAsyncComponent(() => import('../components/documents/DocumentDetail.vue')),
   detailProp: 'document'
 }

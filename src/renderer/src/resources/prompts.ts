@@ -1,4 +1,3 @@
-import { defineAsyncComponent } from 'vue'
 import type { Prompt, PromptUpdate } from '../../../shared/prompt'
 import { usePromptsStore } from '../stores/prompts'
 import type { DetailDescriptor, FormField, ResourceDescriptor } from './types'
@@ -30,8 +29,6 @@ export const prompts: ResourceDescriptor<Prompt, PromptUpdate> = {
     usePromptsStore().create({ ...input, name: input.name ?? '', template: input.template ?? '' }),
   createLabel: (input) => `Create prompt “${input.name ?? ''}”`,
   draftKey: 'prompt-create',
-  form: defineAsyncComponent(() => import('../components/prompts/PromptForm.vue')),
-  detail: defineAsyncComponent(() => import('../components/prompts/PromptDetail.vue')),
   detailProp: 'prompt',
   openErrorText: (err, id) => (err.kind === 'not_found' ? `No prompt has the id “${id}”` : err.message),
   // The server has no prompt list: not an error, the user opens prompts by id.

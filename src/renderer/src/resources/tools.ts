@@ -1,4 +1,3 @@
-import { defineAsyncComponent } from 'vue'
 import type { Tool, ToolUpdate } from '../../../shared/tool'
 import { TOOL_TYPES } from '../../../shared/values'
 import { useToolsStore } from '../stores/tools'
@@ -36,8 +35,6 @@ export const tools: ResourceDescriptor<Tool, ToolUpdate> = {
     useToolsStore().create({ ...input, name: input.name ?? '', type: input.type ?? 'SEARCH' }),
   createLabel: (input) => `Create tool “${input.name ?? ''}”`,
   draftKey: 'tool-create',
-  form: defineAsyncComponent(() => import('../components/tools/ToolForm.vue')),
-  detail: defineAsyncComponent(() => import('../components/tools/ToolDetail.vue')),
   detailProp: 'tool'
 }
 

@@ -1,4 +1,3 @@
-import type { Component } from 'vue'
 import type { AppErrorData } from '../../../shared/errors'
 import type { Channel } from '../../../shared/ipc'
 import type { ListQueryOptions } from '../composables/useListQuery'
@@ -87,10 +86,8 @@ export interface ResourceDescriptor<T extends { id: string }, C = never> {
   createEndsOnDone?: boolean
   /** Saved create drafts (localStorage key); none for secrets. */
   draftKey?: string
-  /** The create form (`save`, `draftKey`) and the detail pane: loaded when first shown. */
-  form: Component
-  detail: Component
-  /** The detail pane's prop that takes the item ("document"). */
+  /** The detail pane's prop that takes the item ("document"). The create form and the detail pane
+   * are in ./parts, apart from the descriptor: they read it. */
   detailProp: string
   /** The detail pane is made anew for each item (it holds per-item state, e.g. a revealed value). */
   detailKeyed?: boolean
