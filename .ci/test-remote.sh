@@ -7,13 +7,9 @@ cd "$(dirname "$0")/.."
 : "${AMS_EMAIL:?set AMS_EMAIL}"
 : "${AMS_PASSWORD:?set AMS_PASSWORD}"
 export ELECTRON_SKIP_BINARY_DOWNLOAD=1 AGENT_DESK_REMOTE=1
-if [ "$(uname -s)" = "Linux" ] && [ -z "${AGENT_DESK_KEYRING_SESSION:-}" ] \
-  && command -v dbus-run-session >/dev/null && command -v gnome-keyring-daemon >/dev/null; then
-  export AGENT_DESK_KEYRING_SESSION=1
-  HOME="$(mktemp -d)"
-  export HOME
-  exec dbus-run-session -- bash -c 'echo -n ci-keyring | gnome-keyring-daemon --unlock --components=secrets >/dev/null; exec bash .ci/test-remote.sh'
-fi
+# shellcheck source=keyring.sh
+. .ci/keyring.sh
+in_keyring_session .ci/test-remote.sh
 npx vitest run --config test/vitest.config.ts src/main/api/remote.test.ts
 npm run --silent build
 npx playwright test --config e2e/playwright.config.ts --grep @remote

@@ -6,13 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export ELECTRON_SKIP_BINARY_DOWNLOAD=1
 
-if [ "$(uname -s)" = "Linux" ] && [ -z "${AGENT_DESK_KEYRING_SESSION:-}" ] \
-  && command -v dbus-run-session >/dev/null && command -v gnome-keyring-daemon >/dev/null; then
-  export AGENT_DESK_KEYRING_SESSION=1
-  HOME="$(mktemp -d)"
-  export HOME
-  exec dbus-run-session -- bash -c 'echo -n ci-keyring | gnome-keyring-daemon --unlock --components=secrets >/dev/null; exec bash .ci/test.sh'
-fi
+# shellcheck source=keyring.sh
+. .ci/keyring.sh
+in_keyring_session .ci/test.sh
 
 echo "== lint (prettier, eslint)" && npm run --silent lint
 echo "== unit + integration (vitest)" && npm run --silent test:unit

@@ -124,6 +124,34 @@ function op<R>() {
   return <I extends z.ZodType>(input: I) => ({ input, result: undefined as unknown as R })
 }
 
+const byIdPatch = <P extends z.ZodType>(patch: P) => z.object({ id: StrictId, patch })
+type Op<R, I> = { input: I; result: R }
+type Row<K extends string, R, I> = { [Key in K]: Op<R, I> }
+
+/**
+ * The five rows of a resource that is listed, read, created, changed and deleted: `<name>.list`,
+ * `.get`, `.create`, `.<change>` (`update`, or `rename` for documents) and `.delete`.
+ */
+function crud<T>() {
+  return <N extends string, V extends string, C extends z.ZodType, P extends z.ZodType>(
+    name: N,
+    create: C,
+    change: V,
+    patch: P
+  ) =>
+    ({
+      [`${name}.list`]: op<Read<T[]>>()(ListInput),
+      [`${name}.get`]: op<Read<T>>()(GetInput),
+      [`${name}.create`]: op<Write<T>>()(create),
+      [`${name}.${change}`]: op<Write<T>>()(byIdPatch(patch)),
+      [`${name}.delete`]: op<Write<null>>()(ById)
+    }) as Row<`${N}.list`, Read<T[]>, typeof ListInput> &
+      Row<`${N}.get`, Read<T>, typeof GetInput> &
+      Row<`${N}.create`, Write<T>, C> &
+      Row<`${N}.${V}`, Write<T>, ReturnType<typeof byIdPatch<P>>> &
+      Row<`${N}.delete`, Write<null>, typeof ById>
+}
+
 export const ipcContract = {
   'app.info': op<AppInfo>()(Empty),
   'app.openExternal': op<{ opened: boolean }>()(z.object({ url: z.string().max(4096) })),
@@ -144,36 +172,12 @@ export const ipcContract = {
   'session.reconnect': op<Connectivity>()(Empty),
   'capabilities.get': op<Capabilities>()(Empty),
 
-  'agents.list': op<Read<Agent[]>>()(ListInput),
-  'agents.get': op<Read<Agent>>()(GetInput),
-  'agents.create': op<Write<Agent>>()(AgentCreate),
-  'agents.update': op<Write<Agent>>()(z.object({ id: StrictId, patch: AgentUpdate })),
-  'agents.delete': op<Write<null>>()(ById),
-
-  'documents.list': op<Read<Document[]>>()(ListInput),
-  'documents.get': op<Read<Document>>()(GetInput),
-  'documents.create': op<Write<Document>>()(DocumentCreate),
-  'documents.rename': op<Write<Document>>()(z.object({ id: StrictId, patch: DocumentUpdate })),
-  'documents.delete': op<Write<null>>()(ById),
-
-  'tools.list': op<Read<Tool[]>>()(ListInput),
-  'tools.get': op<Read<Tool>>()(GetInput),
-  'tools.create': op<Write<Tool>>()(ToolCreate),
-  'tools.update': op<Write<Tool>>()(z.object({ id: StrictId, patch: ToolUpdate })),
-  'tools.delete': op<Write<null>>()(ById),
-
-  'prompts.list': op<Read<Prompt[]>>()(ListInput),
-  'prompts.get': op<Read<Prompt>>()(GetInput),
-  'prompts.create': op<Write<Prompt>>()(PromptCreate),
-  'prompts.update': op<Write<Prompt>>()(z.object({ id: StrictId, patch: PromptUpdate })),
-  'prompts.delete': op<Write<null>>()(ById),
-
-  'tags.list': op<Read<Tag[]>>()(ListInput),
-  'tags.get': op<Read<Tag>>()(GetInput),
+  ...crud<Agent>()('agents', AgentCreate, 'update', AgentUpdate),
+  ...crud<Document>()('documents', DocumentCreate, 'rename', DocumentUpdate),
+  ...crud<Tool>()('tools', ToolCreate, 'update', ToolUpdate),
+  ...crud<Prompt>()('prompts', PromptCreate, 'update', PromptUpdate),
   // userId is filled in by the main process from the session.
-  'tags.create': op<Write<Tag>>()(z.object({ name: TagName, color: TagColor })),
-  'tags.update': op<Write<Tag>>()(z.object({ id: StrictId, patch: TagUpdate })),
-  'tags.delete': op<Write<null>>()(ById),
+  ...crud<Tag>()('tags', z.object({ name: TagName, color: TagColor }), 'update', TagUpdate),
 
   'apiTokens.list': op<Read<ApiTokenView[]>>()(ListInput),
   'apiTokens.get': op<Read<ApiTokenView>>()(GetInput),

@@ -2,7 +2,7 @@ import { defineStore } from 'pinia'
 import { ref } from 'vue'
 import type { AgentDocument, AgentTool } from '../../../shared/links'
 import type { AppErrorData } from '../../../shared/errors'
-import type { Write } from '../../../shared/ipc'
+import type { Read, Write } from '../../../shared/ipc'
 import { desk } from '../desk'
 import { toAppError } from '../composables/useErrors'
 import { onSessionReset } from '../composables/sessionBus'
@@ -130,6 +130,30 @@ export const useLinksStore = defineStore('links', () => {
     return [...server, ...current.filter((l) => l.pending && !ids.has(l.targetId))]
   }
 
+  /**
+   * Puts one kind's list answer into an agent's entry; where the server cannot list that kind, the
+   * links known here. Returns the failure to show, if any.
+   */
+  function settle<L extends { agentId?: string | null | undefined }>(
+    agentId: string,
+    cur: AgentLinks,
+    kind: LinkKind,
+    res: PromiseSettledResult<Read<L[]>>,
+    toItem: (l: L) => LinkItem
+  ): AppErrorData | null {
+    const field = kind === 'document' ? 'documents' : 'tools'
+    if (res.status === 'fulfilled') {
+      const list = (res.value.data ?? []).filter((l) => !l.agentId || l.agentId === agentId)
+      cur[field] = merge(list.map(toItem), cur[field])
+      cur.localOnly[kind] = !!res.value.catalogue
+      return null
+    }
+    const err = toAppError(res.reason)
+    cur.localOnly[kind] = err.kind === 'not_offered'
+    cur[field] = merge(localLinks(agentId, kind), cur[field])
+    return err.kind === 'not_offered' ? null : err
+  }
+
   async function load(agentId: string): Promise<void> {
     subscribe()
     const e = entry(agentId)
@@ -141,32 +165,12 @@ export const useLinksStore = defineStore('links', () => {
       api.agentTools.list({ agentId })
     ])
     const cur = entry(agentId)
-    if (docs.status === 'fulfilled') {
-      const list = (docs.value.data ?? []).filter((l) => !l.agentId || l.agentId === agentId)
-      cur.documents = merge(
-        list.map((l) => fromAgentDocument(l)),
-        cur.documents
-      )
-      cur.localOnly.document = !!docs.value.catalogue
-    } else {
-      const err = toAppError(docs.reason)
-      cur.localOnly.document = err.kind === 'not_offered'
-      cur.documents = merge(localLinks(agentId, 'document'), cur.documents)
-      if (err.kind !== 'not_offered') cur.error = err
-    }
-    if (tools.status === 'fulfilled') {
-      const list = (tools.value.data ?? []).filter((l) => !l.agentId || l.agentId === agentId)
-      cur.tools = merge(
-        list.map((l) => fromAgentTool({ ...l, agentId: l.agentId ?? agentId })),
-        cur.tools
-      )
-      cur.localOnly.tool = !!tools.value.catalogue
-    } else {
-      const err = toAppError(tools.reason)
-      cur.localOnly.tool = err.kind === 'not_offered'
-      cur.tools = merge(localLinks(agentId, 'tool'), cur.tools)
-      if (err.kind !== 'not_offered' && !cur.error) cur.error = err
-    }
+    const docsError = settle(agentId, cur, 'document', docs, (l) => fromAgentDocument(l))
+    const toolsError = settle(agentId, cur, 'tool', tools, (l) =>
+      fromAgentTool({ ...l, agentId: l.agentId ?? agentId })
+    )
+    if (docsError) cur.error = docsError
+    else if (toolsError && !cur.error) cur.error = toolsError
     cur.loading = false
     cur.loaded = true
   }
