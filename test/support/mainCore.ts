@@ -6,7 +6,16 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AppErrorData } from '../../src/shared/errors'
-import type { ChannelInput, ChannelResult, Channel, EventName } from '../../src/shared/ipc'
+import {
+  buildDeskApi,
+  CHANNELS,
+  EVENT_NAMES,
+  type Channel,
+  type ChannelInput,
+  type ChannelResult,
+  type DeskApi,
+  type EventName
+} from '../../src/shared/ipc'
 import { createCore, type Core, type CoreOptions } from '../../src/main/core'
 import { memoryKeychain, type Keychain } from '../../src/main/keychain'
 
@@ -80,4 +89,18 @@ export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs
     if (Date.now() - start > timeoutMs) throw new Error('Timed out waiting for a condition')
     await new Promise((r) => setTimeout(r, 50))
   }
+}
+
+/**
+ * The window API (`window.agentDesk`) over a test core, as the preload builds it: renderer tests
+ * talk to the real main-process code through it. `hash` is the page's route at load (early reads).
+ */
+export function deskApiOver(t: TestCore, hash = '#/'): DeskApi {
+  return buildDeskApi(
+    CHANNELS,
+    EVENT_NAMES,
+    (channel, input) => t.core.invoke(channel, input),
+    () => () => undefined,
+    hash
+  ) as DeskApi
 }

@@ -6,8 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { createPinia, setActivePinia } from 'pinia'
-import { CHANNELS, EVENT_NAMES, buildDeskApi, type DeskApi } from '../../../shared/ipc'
-import { testCore, type TestCore } from '../../../../test/support/mainCore'
+import { deskApiOver, testCore, type TestCore } from '../../../../test/support/mainCore'
 import { useApiTokensStore } from './apiTokens'
 
 const cores: TestCore[] = []
@@ -24,13 +23,7 @@ describe('API tokens store', () => {
     expect(made.data.token).toBeTruthy()
     await t.call('apiTokens.list') // in the cache now
 
-    window.agentDesk = buildDeskApi(
-      CHANNELS,
-      EVENT_NAMES,
-      (channel, input) => t.core.invoke(channel, input),
-      () => () => undefined,
-      '#/api-tokens'
-    ) as DeskApi
+    window.agentDesk = deskApiOver(t, '#/api-tokens')
     await new Promise((r) => setTimeout(r, 100)) // the early answer has come
     setActivePinia(createPinia())
     const store = useApiTokensStore()

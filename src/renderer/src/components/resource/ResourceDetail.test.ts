@@ -10,9 +10,8 @@ import { createMemoryHistory, createRouter } from 'vue-router'
 import { createPinia, setActivePinia } from 'pinia'
 import { defineComponent, h } from 'vue'
 import { NDialogProvider, NMessageProvider } from 'naive-ui'
-import { CHANNELS, EVENT_NAMES, buildDeskApi, type DeskApi } from '../../../../shared/ipc'
 import type { Tool } from '../../../../shared/tool'
-import { testCore, type TestCore } from '../../../../../test/support/mainCore'
+import { deskApiOver, testCore, type TestCore } from '../../../../../test/support/mainCore'
 import { toolPane } from '../../resources/tools'
 import { useToolsStore } from '../../stores/tools'
 import { useCapabilitiesStore } from '../../stores/capabilities'
@@ -39,13 +38,7 @@ async function setup() {
   const t = testCore()
   cores.push(t)
   await t.call('session.startLocal')
-  window.agentDesk = buildDeskApi(
-    CHANNELS,
-    EVENT_NAMES,
-    (channel, input) => t.core.invoke(channel, input),
-    () => () => undefined,
-    '#/'
-  ) as DeskApi
+  window.agentDesk = deskApiOver(t)
   const made = await t.call('tools.create', { name: 'Search', type: 'SEARCH', description: 'Looks up' })
   setActivePinia(createPinia())
   const store = useToolsStore()

@@ -10,8 +10,7 @@ import { createMemoryHistory, createRouter } from 'vue-router'
 import { createPinia, setActivePinia } from 'pinia'
 import { defineComponent, h } from 'vue'
 import { NDialogProvider, NMessageProvider } from 'naive-ui'
-import { CHANNELS, EVENT_NAMES, buildDeskApi, type DeskApi } from '../../../../shared/ipc'
-import { testCore, type TestCore } from '../../../../../test/support/mainCore'
+import { deskApiOver, testCore, type TestCore } from '../../../../../test/support/mainCore'
 import { documents } from '../../resources/documents'
 import { prompts } from '../../resources/prompts'
 import ResourceListPage from './ResourceListPage.vue'
@@ -27,13 +26,7 @@ async function start(): Promise<TestCore> {
   const t = testCore()
   cores.push(t)
   await t.call('session.startLocal')
-  window.agentDesk = buildDeskApi(
-    CHANNELS,
-    EVENT_NAMES,
-    (channel, input) => t.core.invoke(channel, input),
-    () => () => undefined,
-    '#/'
-  ) as DeskApi
+  window.agentDesk = deskApiOver(t)
   return t
 }
 
