@@ -1,5 +1,6 @@
 // Types of dist.mjs for the TypeScript tests (the script itself runs as plain Node ESM).
 export declare const CONFIG: string
+export declare const SIGNING_VARS: readonly string[]
 
 export interface DistInput {
   platform: string

@@ -24,7 +24,8 @@ export const CONFIG = 'resources/packaging/electron-builder.json'
 const PLATFORM_FLAG = { darwin: '--mac', win32: '--win', linux: '--linux' }
 const TARGETS = { darwin: ['dmg', 'zip'], win32: ['nsis'], linux: ['AppImage', 'deb'] }
 const ARCH_FLAGS = ['--x64', '--arm64', '--ia32', '--armv7l', '--universal']
-const SIGNING_VARS = [
+/** The signing and notarisation secrets this script reads from the environment. */
+export const SIGNING_VARS = [
   'CSC_LINK',
   'CSC_KEY_PASSWORD',
   'APPLE_ID',
