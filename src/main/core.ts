@@ -18,6 +18,7 @@ import { buildWriteOp } from './resources'
 import type { Lease } from './resources/kit'
 import type { Keychain } from './keychain'
 import { LocalWorkspace } from './localWorkspace'
+import { maskSecrets } from './mask'
 import { ProfileRegistry } from './profiles'
 import { serverProbe } from './serverProbe'
 import { SessionManager, type ActiveSession } from './session'
@@ -50,27 +51,7 @@ export interface Core {
 /** The only answers that may carry a token value: the user asked for it explicitly. */
 const TOKEN_CHANNELS = new Set<string>(['apiTokens.create', 'apiTokens.reveal'])
 
-/** `value` with every occurrence of `secret` in its strings (deep) replaced by a mask; same value when none. */
-export function maskDeep(value: unknown, secret: string): unknown {
-  if (typeof value === 'string') return value.includes(secret) ? value.split(secret).join('••••') : value
-  if (typeof value !== 'object' || value === null) return value
-  if (Array.isArray(value)) {
-    let out: unknown[] | null = null
-    for (let i = 0; i < value.length; i++) {
-      const v = value[i] as unknown
-      const m = maskDeep(v, secret)
-      if (m !== v) (out ??= value.slice())[i] = m
-    }
-    return out ?? value
-  }
-  let out: Record<string, unknown> | null = null
-  for (const key of Object.keys(value)) {
-    const v = (value as Record<string, unknown>)[key]
-    const m = maskDeep(v, secret)
-    if (m !== v) (out ??= { ...(value as Record<string, unknown>) })[key] = m
-  }
-  return out ?? value
-}
+export { maskDeep } from './mask'
 
 function isChannel(c: unknown): c is Channel {
   return typeof c === 'string' && Object.prototype.hasOwnProperty.call(ipcContract, c)
@@ -96,12 +77,16 @@ export function createCore(opts: CoreOptions): Core {
   const listeners = new Set<(event: EventName, payload: unknown) => void>()
   let disposed = false
   const inFlight = new Set<Promise<unknown>>()
+  /** The token to mask (set once the session manager exists). */
+  let currentToken: () => string | null | undefined = () => null
 
   const emit = <E extends EventName>(event: E, payload: IpcEvents[E]) => {
     if (disposed) return
+    // Events leave main here (Electron's relay and the harness's stream): the token never does.
+    const masked = mask(`the ${event} event`, payload)
     for (const l of [...listeners]) {
       try {
-        l(event, payload)
+        l(event, masked)
       } catch (e) {
         log(`An event listener failed on ${event}`, e)
       }
@@ -134,6 +119,7 @@ export function createCore(opts: CoreOptions): Core {
     connectivity: () => connectivity.get(),
     log
   })
+  currentToken = () => session.current()?.token
   const probe = serverProbe({ session, profiles, timeoutMs: Math.min(3000, fetchTimeoutMs) })
   const writeKit = { requireUserId: (s: Lease) => session.requireUserId(s) }
   const buildOp = (channel: string, args: unknown) => buildWriteOp(channel, args, writeKit)
@@ -145,23 +131,27 @@ export function createCore(opts: CoreOptions): Core {
   const stopDesktopEvents = desktop.onChange((state) => emit('settings.changed', state))
 
   function toErrorData(e: unknown, channel: string): AppErrorData {
-    if (AppError.is(e)) return e.toData()
+    if (AppError.is(e)) return mask(`the error of ${channel}`, e.toData()) as AppErrorData
     log(`Unexpected failure in ${channel}`, e)
     return { kind: 'internal', message: 'Something went wrong inside Agent Desk. Try again.' }
   }
 
   /**
-   * The session token never leaves, except on the channels that hand out a token value: every
-   * string holding it is masked, deep. Walks the answer once and copies only what it changes, so
-   * a 10,000-item list costs no serialisation round trip here.
+   * The session token never leaves main: every string holding it is masked, deep, in answers,
+   * errors and events. Walks the value once and copies only what it changes, so a 10,000-item
+   * list costs no serialisation round trip here.
    */
+  function mask(what: string, value: unknown): unknown {
+    const token = currentToken()
+    const masked = token ? maskSecrets(value, [token]) : value
+    if (masked !== value) log(`Removed the session token from ${what}`)
+    return masked
+  }
+
+  /** Success answers: masked too, except on the channels that hand out a token value. */
   function sanitize(channel: string, value: unknown): unknown {
     if (value === undefined) return null
-    const token = session.current()?.token
-    if (!token || token.length < 8 || TOKEN_CHANNELS.has(channel)) return value
-    const masked = maskDeep(value, token)
-    if (masked !== value) log(`Removed the session token from the answer to ${channel}`)
-    return masked
+    return TOKEN_CHANNELS.has(channel) ? value : mask(`the answer to ${channel}`, value)
   }
 
   async function run(channel: string, rawInput: unknown): Promise<IpcReply<unknown>> {

@@ -7,6 +7,7 @@
 import { STATUS_CODES } from 'node:http'
 import { AppError, type AppErrorKind } from '../../shared/errors'
 import type { FieldIssue } from '../../shared/common'
+import { maskSecrets, maskText } from '../mask'
 import type { RawResponse } from './http'
 
 export type ParsedBody =
@@ -37,6 +38,28 @@ export interface FailureContext {
   what: string
   /** True for the sign-in call: a rejected credential there means a wrong e-mail or password. */
   signIn?: boolean
+  /**
+   * What the request carried that the server must not get to show back (the session token): a
+   * server or proxy that echoes request headers in its error text has them masked out of the
+   * status text, the headers and the body before any message is built from them.
+   */
+  secrets?: readonly string[]
+}
+
+/** The answer with every secret masked out of its status text, headers and body. */
+export function scrubResponse(
+  raw: RawResponse,
+  body: ParsedBody,
+  secrets: readonly string[] | undefined
+): { raw: RawResponse; body: ParsedBody } {
+  if (!secrets || secrets.length === 0) return { raw, body }
+  const headers = maskSecrets(raw.headers, secrets) as RawResponse['headers']
+  const scrubbed: RawResponse = { ...raw, statusText: maskText(raw.statusText, secrets), headers }
+  if (body.kind === 'json')
+    return { raw: scrubbed, body: { kind: 'json', value: maskSecrets(body.value, secrets) } }
+  if (body.kind === 'text')
+    return { raw: scrubbed, body: { kind: 'text', text: maskText(body.text, secrets) } }
+  return { raw: scrubbed, body }
 }
 
 const CODE_KINDS: Record<string, AppErrorKind> = {
@@ -189,7 +212,12 @@ function credentialMessage(ctx: FailureContext, serverText: string | null): stri
 }
 
 /** Builds the AppError for a failed answer (non-2xx, or 2xx without a success envelope). */
-export function failureFromResponse(raw: RawResponse, body: ParsedBody, ctx: FailureContext): AppError {
+export function failureFromResponse(
+  rawAnswer: RawResponse,
+  parsedBody: ParsedBody,
+  ctx: FailureContext
+): AppError {
+  const { raw, body } = scrubResponse(rawAnswer, parsedBody, ctx.secrets)
   const ok = raw.status >= 200 && raw.status < 300
 
   if (body.kind === 'html') {

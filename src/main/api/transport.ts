@@ -6,6 +6,7 @@
 import { AppError } from '../../shared/errors'
 import { isExtraOperation, notOffered, type CapabilityStore } from './capabilities'
 import { createAgents, send, TransportError, type RawResponse } from './http'
+import { maskSecrets } from '../mask'
 import { failureFromResponse, isRecord, isRouteMiss, parseBody } from './normalize'
 
 export interface ApiClientOptions {
@@ -176,6 +177,9 @@ export function createTransport(opts: ApiClientOptions): Transport {
     if (extra && caps.get(extra) === 'not_offered') throw notOffered(extra)
 
     const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': 'AgentDesk' }
+    // The token this request carries: masked out of whatever the server answers (a server or a
+    // proxy may echo request headers), except in the API-token answers that carry token values.
+    const secrets: string[] = []
     if (call.auth) {
       const token = opts.getToken()
       if (!token) throw new AppError({ kind: 'signed_out', message: 'You are not signed in' })
@@ -187,6 +191,7 @@ export function createTransport(opts: ApiClientOptions): Transport {
         opts.onUnauthorized?.(err)
         throw err
       }
+      secrets.push(token)
       headers.Authorization = `Bearer ${token}`
       headers.Autorization = `Bearer ${token}`
     }
@@ -202,7 +207,8 @@ export function createTransport(opts: ApiClientOptions): Transport {
 
     if (ok2xx && parsed.kind === 'json' && isRecord(parsed.value) && parsed.value.success === true) {
       if (extra && caps.get(extra) !== 'offered') caps.set(extra, 'offered')
-      return parsed.value.data ?? null
+      const data = parsed.value.data ?? null
+      return call.op.startsWith('apiTokens.') ? data : maskSecrets(data, secrets)
     }
     // A bodiless 204 to a delete is a success on any sensible server.
     if (raw.status === 204 && call.method === 'DELETE' && parsed.kind === 'empty') {
@@ -217,7 +223,8 @@ export function createTransport(opts: ApiClientOptions): Transport {
     const err = failureFromResponse(raw, parsed, {
       host,
       what: call.what,
-      signIn: call.op === 'session.signIn'
+      signIn: call.op === 'session.signIn',
+      secrets
     })
     if (err.kind === 'unauthorized' && call.auth) opts.onUnauthorized?.(err)
     throw err

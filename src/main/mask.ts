@@ -1,0 +1,67 @@
+/**
+ * Masking the session token out of data: a server (or a proxy) that echoes the request's
+ * `Authorization` header in an error must not put the token in a message, a stored outbox row,
+ * an IPC answer or an event. Used where server text enters (api/normalize.ts, api/transport.ts)
+ * and where answers and events leave main (core.ts).
+ */
+
+/** What a masked token reads as. */
+export const MASK = '••••'
+
+/** Shorter values would mask ordinary words. */
+export const MIN_SECRET_LENGTH = 8
+
+function usable(secrets: readonly (string | null | undefined)[]): string[] {
+  return secrets.filter((s): s is string => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH)
+}
+
+/** `text` with every occurrence of each secret replaced by the mask. */
+export function maskText(text: string, secrets: readonly (string | null | undefined)[]): string {
+  let out = text
+  for (const s of usable(secrets)) if (out.includes(s)) out = out.split(s).join(MASK)
+  return out
+}
+
+function maskWith(value: unknown, secrets: readonly string[]): unknown {
+  if (typeof value === 'string') {
+    let out = value
+    for (const s of secrets) if (out.includes(s)) out = out.split(s).join(MASK)
+    return out
+  }
+  if (typeof value !== 'object' || value === null) return value
+  if (Array.isArray(value)) {
+    let out: unknown[] | null = null
+    for (let i = 0; i < value.length; i++) {
+      const v = value[i] as unknown
+      const m = maskWith(v, secrets)
+      if (m !== v) (out ??= value.slice())[i] = m
+    }
+    return out ?? value
+  }
+  let out: Record<string, unknown> | null = null
+  for (const key of Object.keys(value)) {
+    const v = (value as Record<string, unknown>)[key]
+    const m = maskWith(v, secrets)
+    const k = maskWith(key, secrets) as string
+    if (m !== v || k !== key) {
+      out ??= { ...(value as Record<string, unknown>) }
+      if (k !== key) delete out[key]
+      out[k] = m
+    }
+  }
+  return out ?? value
+}
+
+/**
+ * `value` with every occurrence of the secrets in its strings and keys (deep) masked. Copies only
+ * what it changes: the same value comes back when there is nothing to mask.
+ */
+export function maskSecrets(value: unknown, secrets: readonly (string | null | undefined)[]): unknown {
+  const list = usable(secrets)
+  return list.length === 0 ? value : maskWith(value, list)
+}
+
+/** `value` with every occurrence of `secret` in its strings (deep) replaced by the mask. */
+export function maskDeep(value: unknown, secret: string): unknown {
+  return maskSecrets(value, [secret])
+}
