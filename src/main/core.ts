@@ -7,6 +7,7 @@
  * never carry the session token.
  */
 import { z } from 'zod'
+import { ipcInputRefusal } from '../shared/bounds'
 import { AppError, issuesToFields, type AppErrorData } from '../shared/errors'
 import { ipcContract, type Channel, type EventName, type IpcEvents, type IpcReply } from '../shared/ipc'
 import { ConnectivityMonitor } from './connectivity'
@@ -164,6 +165,10 @@ export function createCore(opts: CoreOptions): Core {
         error: { kind: 'validation', message: 'Unknown operation', code: 'unknown_channel' }
       }
     }
+    // Bounded before parsing: a 20 MiB or 50,000-level input is refused without being walked by zod.
+    const refusal = ipcInputRefusal(rawInput)
+    if (refusal)
+      return { ok: false, error: { kind: 'validation', message: refusal, code: 'input_too_large' } }
     const schema: z.ZodType = ipcContract[channel].input
     const parsed = schema.safeParse(rawInput)
     if (!parsed.success) {

@@ -8,7 +8,9 @@ import { AGENT_TYPES, DOCUMENT_TYPES, TOOL_TYPES } from './values'
 
 /** Opaque identifier. The client never parses its shape; a number from an odd server becomes a string. */
 export const Id = z.union([z.string().min(1), z.number()]).transform((v) => String(v))
-export const StrictId = z.string().min(1)
+/** Ids are short: at most 256 characters (an IPC input's ids are bounded by this). */
+export const MAX_ID_LENGTH = 256
+export const StrictId = z.string().min(1).max(MAX_ID_LENGTH, `At most ${MAX_ID_LENGTH} characters`)
 
 /** `YYYY-MM-DDThh:mm:ss.ffffff+00:00`, exactly as the service emits it. */
 export const TIMESTAMP_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/

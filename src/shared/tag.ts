@@ -29,5 +29,18 @@ export const TagCreate = z.object({ name: TagName, color: TagColor, userId: Stri
 export type TagCreate = z.input<typeof TagCreate>
 export const TagUpdate = z.object({ name: TagName.optional(), color: TagColor.optional() })
 export type TagUpdate = z.input<typeof TagUpdate>
-/** A tag as it may be referenced in an agent create request: the object, or (local service) its id. */
-export const TagRef = z.union([StrictId, z.looseObject({ id: StrictId })])
+/**
+ * A tag as it may be referenced in an agent create request: its id (local service), or the tag
+ * object with only a tag's own keys (unknown keys are refused), each bounded.
+ */
+export const TagRef = z.union([
+  StrictId,
+  z.strictObject({
+    id: StrictId,
+    name: z.string().max(1024).optional(),
+    color: z.string().max(64).optional(),
+    userId: StrictId.optional(),
+    createdAt: z.string().max(64).optional(),
+    updatedAt: z.string().max(64).optional()
+  })
+])

@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { JsonObject, ToolType } from './common'
+import { BoundedJsonObject } from './bounds'
+import { ToolType } from './common'
 import { json, oneOf, owned, resourceSchemas, stamps, text } from './fields'
 
 const tool = resourceSchemas({
@@ -25,7 +26,7 @@ export const ToolCreate = z.object({
   name: ToolName,
   type: ToolType,
   description: Description.optional(),
-  metadata: JsonObject.optional()
+  metadata: BoundedJsonObject.optional()
 })
 export type ToolCreate = z.input<typeof ToolCreate>
 
@@ -34,6 +35,6 @@ export const ToolUpdate = z.object({
   name: ToolName.optional(),
   description: Description.optional(),
   type: ToolType.optional(),
-  metadata: JsonObject.optional()
+  metadata: BoundedJsonObject.optional()
 })
 export type ToolUpdate = z.input<typeof ToolUpdate>
