@@ -2,7 +2,8 @@
  * Every security decision of the Electron shell as plain functions (no electron import), so the
  * tests can assert each one. The adapters in ./electron only wire them up.
  */
-import { isAbsolute, join, normalize, relative } from 'node:path'
+import { realpathSync, statSync } from 'node:fs'
+import { isAbsolute, join, normalize, relative, sep } from 'node:path'
 
 export interface SecureWebPreferences {
   contextIsolation: true
@@ -173,6 +174,31 @@ export function appFileFor(requestUrl: string, rendererDir: string): string | nu
   const rel = relative(rendererDir, file)
   if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return null
   return file
+}
+
+/** True when `file` is `dir` itself or lies inside it (both already resolved). */
+function inside(dir: string, file: string): boolean {
+  const rel = relative(dir, file)
+  return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel)
+}
+
+/**
+ * What the app scheme serves for a request: the REAL path of a regular file inside the REAL
+ * renderer folder, or null. Beyond appFileFor's lexical check, symbolic links are resolved (one
+ * pointing out of the folder is refused, wherever it sits) and a folder, a device or a socket is
+ * never passed on. Synchronous fs calls: Electron's fs reads inside the app's asar archive too.
+ */
+export function resolveAppFile(requestUrl: string, rendererDir: string): string | null {
+  const file = appFileFor(requestUrl, rendererDir)
+  if (!file) return null
+  try {
+    const root = realpathSync(rendererDir)
+    const real = realpathSync(file)
+    if (!inside(root, real)) return null
+    return statSync(real).isFile() ? real : null
+  } catch {
+    return null
+  }
 }
 
 /** True when `url` is the app's own page: on the app's scheme and host, or the dev server's origin. */

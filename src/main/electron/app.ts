@@ -10,12 +10,12 @@ import { createKeychain } from '../keychain'
 import {
   APP_SCHEME,
   APP_SCHEME_PRIVILEGES,
-  appFileFor,
   appUrlFor,
   CONTENT_SECURITY_POLICY,
   externalOpenDecision,
   navigationDecision,
   permissionDecision,
+  resolveAppFile,
   windowWebPreferences
 } from '../security'
 import { registerIpc } from './ipc'
@@ -77,12 +77,13 @@ function hardenSession(ses: Session): void {
 }
 
 /**
- * Serves the built renderer folder on the app's scheme (see APP_SCHEME): files inside the folder
- * only, the page with the CSP header as well as its meta tag.
+ * Serves the built renderer folder on the app's scheme (see APP_SCHEME): regular files whose real
+ * path lies inside the real folder only (resolveAppFile), the page with the CSP header as well as
+ * its meta tag.
  */
 function serveRenderer(rendererDir: string): void {
   protocol.handle(APP_SCHEME, async (request) => {
-    const file = appFileFor(request.url, rendererDir)
+    const file = resolveAppFile(request.url, rendererDir)
     if (!file) return new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain' } })
     const res = await net.fetch(pathToFileURL(file).href)
     if (!res.ok) return new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain' } })
