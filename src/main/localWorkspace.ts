@@ -5,6 +5,7 @@
 import { userInfo } from 'node:os'
 import { join } from 'node:path'
 import { startService } from '../service'
+import { ensurePrivateDir } from './privateFiles'
 import type { SessionUser } from '../shared/ipc'
 
 export const LOCAL_EMAIL = 'local@agent-desk.local'
@@ -47,10 +48,14 @@ export class LocalWorkspace {
         host: '127.0.0.1'
       }
       if (this.opts.scryptCost !== undefined) options.scryptCost = this.opts.scryptCost
-      const started = startService(options).then((svc) => {
-        this.opts.onUrl(svc.url)
-        return svc
-      })
+      // The service's folder is the user's alone (0700); the service keeps its own files in it.
+      const started = Promise.resolve()
+        .then(() => ensurePrivateDir(this.dataDir))
+        .then(() => startService(options))
+        .then((svc) => {
+          this.opts.onUrl(svc.url)
+          return svc
+        })
       this.running = started
       started.catch(() => {
         if (this.running === started) this.running = null

@@ -4,9 +4,10 @@
  * always there. Tokens are NOT here: they live in the keychain.
  */
 import { randomUUID } from 'node:crypto'
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Capabilities, Capability, Profile, SessionUser } from '../shared/ipc'
+import { ensurePrivateDir } from './privateFiles'
 
 export const LOCAL_PROFILE_ID = 'local'
 export const LOCAL_PROFILE_NAME = 'Local workspace'
@@ -118,7 +119,7 @@ export class ProfileRegistry {
   }
 
   private save(): void {
-    mkdirSync(this.userDataDir, { recursive: true })
+    ensurePrivateDir(this.userDataDir)
     const tmp = `${this.file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`
     try {
       writeFileSync(tmp, JSON.stringify(this.data, null, 2), { encoding: 'utf8', mode: 0o600 })

@@ -10,6 +10,7 @@ import nodeLog from 'electron-log/node'
 // The logger's types, from its declaration file: the package root is Electron's main-process logger.
 import type { LogFile, LogLevel, LogMessage } from 'electron-log/src/index.d.ts'
 import type { Keychain } from '../keychain'
+import { ensurePrivateDir, PRIVATE_FILE_MODE, tightenFile } from '../privateFiles'
 import { redactText, redactValue, registerSecret } from './redact'
 
 export { registerSecret }
@@ -57,6 +58,9 @@ export function createFileLog(opts: FileLogOptions): FileLog {
   const fileName = opts.fileName ?? 'main.log'
   const maxFiles = opts.maxFiles ?? 5
   const file = join(opts.dir, fileName)
+  // The log folder and its files are the user's alone (0700, 0600), whatever the umask.
+  ensurePrivateDir(opts.dir)
+  tightenFile(file)
   const logger = nodeLog.create({ logId: `agent-desk-${++instances}` })
   logger.hooks.push(redactMessage)
   logger.transports.console.level = false
@@ -69,6 +73,7 @@ export function createFileLog(opts: FileLogOptions): FileLog {
   ft.fileName = fileName
   ft.maxSize = opts.maxSize ?? 1024 * 1024
   ft.resolvePathFn = () => file
+  ft.writeOptions = { ...ft.writeOptions, mode: PRIVATE_FILE_MODE }
   ft.archiveLogFn = (old: LogFile) => {
     try {
       rotateLogFiles(old.path, maxFiles)

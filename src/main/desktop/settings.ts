@@ -4,8 +4,9 @@
  * missing or invalid takes its default and the others are kept; a file that is not JSON at all is
  * set aside as `settings.json.corrupt` (so nothing is lost) and the defaults apply.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { ensurePrivateDir } from '../privateFiles'
 import { SettingsPatch, ThemeSetting, UpdatesSetting, type Settings } from '../../shared/settings'
 
 export type { Settings, SettingsPatch }
@@ -92,7 +93,7 @@ export class SettingsStore {
   }
 
   private write(s: Settings): void {
-    if (!existsSync(this.dir)) mkdirSync(this.dir, { recursive: true })
+    ensurePrivateDir(this.dir)
     const tmp = `${this.file}.${process.pid}.tmp`
     try {
       writeFileSync(tmp, `${JSON.stringify(s, null, 2)}\n`, { encoding: 'utf8', mode: 0o600 })

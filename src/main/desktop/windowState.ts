@@ -3,8 +3,9 @@
  * folder (written atomically; a missing or damaged file means "no saved state"), and put back on a
  * display that is there now (plain Node; the Electron glue is ../electron/windowState.ts).
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../privateFiles'
 
 export interface Rect {
   x: number
@@ -73,11 +74,11 @@ export function loadWindowState(dir: string): WindowState | null {
 export function saveWindowState(dir: string, state: WindowState): void {
   const valid = parseWindowState(state)
   if (!valid) return
-  mkdirSync(dir, { recursive: true })
+  ensurePrivateDir(dir)
   const file = join(dir, WINDOW_STATE_FILE)
   const tmp = `${file}.${process.pid}.tmp`
   try {
-    writeFileSync(tmp, `${JSON.stringify(valid, null, 2)}\n`, 'utf8')
+    writeFileSync(tmp, `${JSON.stringify(valid, null, 2)}\n`, { encoding: 'utf8', mode: PRIVATE_FILE_MODE })
     renameSync(tmp, file)
   } catch (e) {
     rmSync(tmp, { force: true })

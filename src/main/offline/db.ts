@@ -2,9 +2,10 @@
  * The per profile+user SQLite file: schema, pragmas, and the "never fatal" open that moves a
  * corrupt or foreign-version file aside and starts afresh (salvaging queued edits when it can).
  */
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import Database from 'libsql'
+import { ensurePrivateDir, preparePrivateDb, PRIVATE_FILE_MODE } from '../privateFiles'
 
 export type Db = InstanceType<typeof Database>
 
@@ -85,6 +86,7 @@ function applyPragmas(db: Db): void {
 
 /** Opens and checks one file; throws (after closing) on corruption or a schema mismatch. */
 export function openChecked(file: string): Db {
+  if (file !== ':memory:') preparePrivateDb(file)
   const db = new Database(file)
   try {
     applyPragmas(db)
@@ -195,7 +197,7 @@ export function moveAside(file: string): string {
 
 export function markForRebuild(file: string): void {
   try {
-    writeFileSync(rebuildMarker(file), new Date().toISOString())
+    writeFileSync(rebuildMarker(file), new Date().toISOString(), { mode: PRIVATE_FILE_MODE })
   } catch {
     // best effort
   }
@@ -215,7 +217,7 @@ export interface OpenResult {
 
 /** Opens the file, rebuilding it if needed. Never throws for a bad file. */
 export function openOrRebuild(file: string): OpenResult {
-  mkdirSync(dirname(file), { recursive: true })
+  ensurePrivateDir(dirname(file))
   let forced = existsSync(rebuildMarker(file))
   if (!forced) {
     try {
