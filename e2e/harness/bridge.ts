@@ -32,6 +32,12 @@ export function bridgeScript(): string {
     } catch (e) {
       return { ok: false, error: { kind: 'internal', message: 'The app core is not running.' } };
     }
+    if (res.status === 413) {
+      return { ok: false, error: { kind: 'validation', code: 'input_too_large', message: 'The request is too large: nothing was saved' } };
+    }
+    if (!res.ok) {
+      return { ok: false, error: { kind: 'internal', message: 'The app core refused the call (' + res.status + ').' } };
+    }
     return res.json();
   };
   const subscribe = (event, listener) => {

@@ -4,7 +4,10 @@
  * the real main-process code, the real keychain and a real server.
  *
  * Security: binds to 127.0.0.1 only; every request must carry the per-run secret header (Playwright
- * sets it with extraHTTPHeaders), and bridge calls must come from the harness's own origin.
+ * sets it with extraHTTPHeaders), and bridge calls must come from the harness's own origin, with a
+ * body of at most 4 MiB (413 beyond; the core refuses inputs over 1 MiB in words). Static files
+ * come from inside the renderer folder only. The keychain entries are the tests' own
+ * (TEST_KEYCHAIN_SERVICE), never the app's.
  */
 import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
@@ -14,10 +17,13 @@ import { extname, join, normalize, resolve } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { bridgeScript } from './bridge'
 import { createCore, type Core } from '../../src/main/core'
-import { createKeychain } from '../../src/main/keychain'
+import { createKeychain, TEST_KEYCHAIN_SERVICE } from '../../src/main/keychain'
+import { isInside } from '../../src/main/security'
 import type { EventName, IpcEvents } from '../../src/shared/ipc'
 
 export const SECRET_HEADER = 'x-agent-desk-harness'
+/** The largest bridge request body read (beyond: 413, unread). */
+export const MAX_BRIDGE_BODY = 4 * 1024 * 1024
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -33,6 +39,8 @@ export interface HarnessOptions {
   userDataDir: string
   rendererDir?: string
   version?: string
+  /** The keychain entry name. Default TEST_KEYCHAIN_SERVICE: the tests never touch the app's entries. */
+  keychainService?: string
 }
 
 export interface Harness {
@@ -56,7 +64,7 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
     throw new Error(`No built renderer at ${rendererDir}: run "npm run build" first.`)
   }
   const secret = randomBytes(24).toString('base64url')
-  const keychain = await createKeychain()
+  const keychain = await createKeychain(opts.keychainService ?? TEST_KEYCHAIN_SERVICE)
   const makeCore = () =>
     createCore({
       userDataDir: opts.userDataDir,
@@ -113,19 +121,30 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
         res.end('untrusted sender')
         return
       }
-      const chunks: Buffer[] = []
-      for await (const c of req) chunks.push(c as Buffer)
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { channel: string; input?: unknown }
+      const text = await readBody(req)
+      if (text === null) {
+        res.writeHead(413, { 'content-type': 'text/plain', connection: 'close' })
+        // Nothing more is read: the connection closes once the answer is out.
+        res.end('request too large', () => req.socket.destroy())
+        return
+      }
+      const body = JSON.parse(text) as { channel: string; input?: unknown }
       const reply = await core.invoke(body.channel, body.input)
       res.writeHead(200, { 'content-type': 'application/json' })
       res.end(JSON.stringify(reply))
       return
     }
     // Static files of the built renderer; index.html gets the bridge script first.
-    const rel = url.pathname === '/' ? '/index.html' : decodeURIComponent(url.pathname)
-    const file = normalize(join(rendererDir, rel))
-    const content = file.startsWith(rendererDir) ? await staticFile(file) : null
-    if (content === null) {
+    let rel: string | null = '/index.html'
+    try {
+      if (url.pathname !== '/') rel = decodeURIComponent(url.pathname)
+    } catch {
+      rel = null
+    }
+    const file = rel === null || rel.includes('\0') ? null : normalize(join(rendererDir, rel))
+    // Inside the folder, with the separator: `/out/renderer-evil` is not in `/out/renderer`.
+    const content = file && isInside(rendererDir, file) ? await staticFile(file) : null
+    if (content === null || file === null || rel === null) {
       res.writeHead(404, { 'content-type': 'text/plain' })
       res.end('not found')
       return
@@ -139,6 +158,26 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
       'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache'
     })
     res.end(content)
+  }
+
+  /** The body as text, or null past MAX_BRIDGE_BODY (declared or sent). */
+  function readBody(req: IncomingMessage): Promise<string | null> {
+    if (Number(req.headers['content-length'] ?? 0) > MAX_BRIDGE_BODY) return Promise.resolve(null)
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = []
+      let total = 0
+      const onData = (c: Buffer) => {
+        total += c.length
+        if (total <= MAX_BRIDGE_BODY) return void chunks.push(c)
+        // Stop reading (the socket stays open for the 413, then closes).
+        req.off('data', onData)
+        req.pause()
+        resolve(null)
+      }
+      req.on('data', onData)
+      req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+      req.on('error', reject)
+    })
   }
 
   // The built files are read once and served from memory, as Electron reads them from its own

@@ -17,6 +17,7 @@ import { join } from 'node:path'
 import { SECRET_HEADER, startHarness, type Harness } from '../harness/server'
 import { startOriginServer, startRemoteService, type TestServer } from './servers'
 import { electronBinary } from './electronBinary'
+import { KEYCHAIN_SERVICE_ENV, TEST_KEYCHAIN_SERVICE } from '../../src/main/keychain'
 import { buildMenuTemplate, flattenMenu, HELP_LINKS } from '../../src/main/desktop/menu'
 import { isMenuCommand, type MenuCommand } from '../../src/shared/menu'
 
@@ -55,7 +56,12 @@ async function launchElectron(
   const app = await _electron.launch({
     executablePath: bin,
     args: [join(process.cwd(), 'out/main/index.js')],
-    env: { ...process.env, AGENT_DESK_USER_DATA: userDataDir } as Record<string, string>
+    env: {
+      ...process.env,
+      AGENT_DESK_USER_DATA: userDataDir,
+      // The tests' own keychain entries, never the app's.
+      [KEYCHAIN_SERVICE_ENV]: TEST_KEYCHAIN_SERVICE
+    } as Record<string, string>
   })
   return { app, page: await app.firstWindow() }
 }

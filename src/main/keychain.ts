@@ -13,6 +13,19 @@ export interface Keychain {
   readonly message?: string
 }
 
+/** The app's own entry name in the OS keychain. */
+export const KEYCHAIN_SERVICE = 'Agent Desk'
+/** The entry name the tests and the e2e harness use, so they never touch the app's own entries. */
+export const TEST_KEYCHAIN_SERVICE = 'Agent Desk (tests)'
+/** Names another entry for an unpackaged build (the e2e runs launch the built app with it). */
+export const KEYCHAIN_SERVICE_ENV = 'AGENT_DESK_KEYCHAIN_SERVICE'
+
+/** The keychain entry name: the app's own, or for an unpackaged build the one AGENT_DESK_KEYCHAIN_SERVICE names. */
+export function keychainServiceName(env: Record<string, string | undefined>, packaged: boolean): string {
+  const named = env[KEYCHAIN_SERVICE_ENV]?.trim()
+  return !packaged && named ? named : KEYCHAIN_SERVICE
+}
+
 export const NO_KEYCHAIN_MESSAGE =
   'No system keychain (Secret Service) is available: you will stay signed in only until Agent Desk quits.'
 
@@ -85,7 +98,7 @@ export interface CreateKeychainOptions {
  * the module cannot load or no Secret Service answers.
  */
 export async function createKeychain(
-  service = 'Agent Desk',
+  service = KEYCHAIN_SERVICE,
   opts: CreateKeychainOptions = {}
 ): Promise<Keychain> {
   const timeout = opts.probeTimeoutMs ?? 5000

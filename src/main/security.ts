@@ -176,8 +176,8 @@ export function appFileFor(requestUrl: string, rendererDir: string): string | nu
   return file
 }
 
-/** True when `file` is `dir` itself or lies inside it (both already resolved). */
-function inside(dir: string, file: string): boolean {
+/** True when `file` lies inside `dir` (not `dir` itself; a sibling `dir-evil` is outside). */
+export function isInside(dir: string, file: string): boolean {
   const rel = relative(dir, file)
   return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel)
 }
@@ -194,7 +194,7 @@ export function resolveAppFile(requestUrl: string, rendererDir: string): string 
   try {
     const root = realpathSync(rendererDir)
     const real = realpathSync(file)
-    if (!inside(root, real)) return null
+    if (!isInside(root, real)) return null
     return statSync(real).isFile() ? real : null
   } catch {
     return null

@@ -6,7 +6,7 @@ import { app, BrowserWindow, net, protocol, session, shell, type Session, type W
 import { dirname } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { createCore, type Core } from '../core'
-import { createKeychain } from '../keychain'
+import { createKeychain, keychainServiceName } from '../keychain'
 import {
   APP_SCHEME,
   APP_SCHEME_PRIVILEGES,
@@ -166,7 +166,7 @@ export function startApp(paths: AppPaths): void {
     // Warnings and errors to the log file in the OS log folder, scrubbed of secrets.
     const fileLog = createFileLog({ dir: app.getPath('logs') })
     captureConsole(fileLog)
-    const keychain = await createKeychain('Agent Desk', {
+    const keychain = await createKeychain(keychainServiceName(process.env, app.isPackaged), {
       onFallback: (reason) => console.warn(`[agent-desk] no system keychain: ${reason}`)
     })
     const { desktop, updates } = createAppDesktop({
