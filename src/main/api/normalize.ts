@@ -5,7 +5,7 @@
  * Raw JSON or HTML never ends up in a message.
  */
 import { STATUS_CODES } from 'node:http'
-import { AppError, type AppErrorKind } from '../../shared/errors'
+import { AppError, type AppErrorData, type AppErrorKind } from '../../shared/errors'
 import type { FieldIssue } from '../../shared/common'
 import { maskSecrets, maskText } from '../mask'
 import type { RawResponse } from './http'
@@ -212,12 +212,17 @@ function credentialMessage(ctx: FailureContext, serverText: string | null): stri
 }
 
 /** Builds the AppError for a failed answer (non-2xx, or 2xx without a success envelope). */
-export function failureFromResponse(
-  rawAnswer: RawResponse,
-  parsedBody: ParsedBody,
-  ctx: FailureContext
-): AppError {
-  const { raw, body } = scrubResponse(rawAnswer, parsedBody, ctx.secrets)
+export function failureFromResponse(raw: RawResponse, body: ParsedBody, ctx: FailureContext): AppError {
+  const secrets = ctx.secrets ?? []
+  const scrubbed = scrubResponse(raw, body, secrets)
+  const err = buildFailure(scrubbed.raw, scrubbed.body, ctx)
+  // Pieces put together (a FastAPI `loc` joined with dots) must not spell the secret either.
+  const data = err.toData()
+  const masked = maskSecrets(data, secrets)
+  return masked === data ? err : new AppError(masked as AppErrorData)
+}
+
+function buildFailure(raw: RawResponse, body: ParsedBody, ctx: FailureContext): AppError {
   const ok = raw.status >= 200 && raw.status < 300
 
   if (body.kind === 'html') {
