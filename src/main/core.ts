@@ -2,9 +2,10 @@
  * The app core: the ONE entry point for every IPC call. The Electron adapter (src/main/electron/ipc.ts)
  * and the e2e web harness both use only `invoke` and `subscribe`.
  *
- * `invoke` refuses unknown channels, validates input with the channel's zod schema, runs the handler
- * and turns ANY thrown error into `{ ok: false, error }` (plain data). Results are plain JSON and
- * never carry the session token.
+ * `invoke` refuses unknown channels and inputs over 1 MiB or 40 levels (before parsing), validates
+ * input with the channel's zod schema, runs the handler and turns ANY thrown error into
+ * `{ ok: false, error }` (plain data). Answers, errors and events leave main only here, and never
+ * carry the session token (masked, deep; only the API-token channels may hand out token values).
  */
 import { z } from 'zod'
 import { ipcInputRefusal } from '../shared/bounds'
@@ -51,8 +52,6 @@ export interface Core {
 
 /** The only answers that may carry a token value: the user asked for it explicitly. */
 const TOKEN_CHANNELS = new Set<string>(['apiTokens.create', 'apiTokens.reveal'])
-
-export { maskDeep } from './mask'
 
 function isChannel(c: unknown): c is Channel {
   return typeof c === 'string' && Object.prototype.hasOwnProperty.call(ipcContract, c)

@@ -60,8 +60,3 @@ export function maskSecrets(value: unknown, secrets: readonly (string | null | u
   const list = usable(secrets)
   return list.length === 0 ? value : maskWith(value, list)
 }
-
-/** `value` with every occurrence of `secret` in its strings (deep) replaced by the mask. */
-export function maskDeep(value: unknown, secret: string): unknown {
-  return maskSecrets(value, [secret])
-}
