@@ -1,0 +1,32 @@
+/** The IPC handlers of the Local workspace's backups; spread into ./handlers. */
+import { AppError } from '../shared/errors'
+import type { ChannelParsedInput, ChannelResult } from '../shared/ipc'
+import type { LocalWorkspace } from './localWorkspace'
+
+export type LocalWorkspaceChannel = 'localWorkspace.backups' | 'localWorkspace.restore'
+
+export const localWorkspaceHandlers: {
+  [C in LocalWorkspaceChannel]: (
+    input: ChannelParsedInput<C>,
+    ctx: { local: LocalWorkspace }
+  ) => Promise<ChannelResult<C>>
+} = {
+  'localWorkspace.backups': async (_i, ctx) => ctx.local.backups(),
+  'localWorkspace.restore': async ({ name }, ctx) => {
+    if (!ctx.local.backups().backups.some((b) => b.name === name)) {
+      throw new AppError({
+        kind: 'not_found',
+        message: 'That backup no longer exists',
+        fields: [{ field: 'name', message: 'Choose one of the listed backups' }]
+      })
+    }
+    try {
+      return await ctx.local.restore(name)
+    } catch (e) {
+      throw new AppError({
+        kind: 'validation',
+        message: `The backup could not be restored: ${e instanceof Error ? e.message : String(e)}. Nothing was changed.`
+      })
+    }
+  }
+}
