@@ -243,6 +243,12 @@ export async function startService(opts: ServiceOptions): Promise<RunningService
     close: () =>
       server.close(() => {
         if (timer) clearInterval(timer)
+        try {
+          // Everything into service.db itself: the file alone is then the whole database.
+          db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
+        } catch (e) {
+          log(`[service] checkpoint on close failed: ${e instanceof Error ? e.message : String(e)}`)
+        }
         db.close()
       }),
     backupNow,
