@@ -2,13 +2,14 @@
 import { AppError } from '../shared/errors'
 import type { ChannelParsedInput, ChannelResult } from '../shared/ipc'
 import type { LocalWorkspace } from './localWorkspace'
+import type { SessionManager } from './session'
 
 export type LocalWorkspaceChannel = 'localWorkspace.backups' | 'localWorkspace.restore'
 
 export const localWorkspaceHandlers: {
   [C in LocalWorkspaceChannel]: (
     input: ChannelParsedInput<C>,
-    ctx: { local: LocalWorkspace }
+    ctx: { local: LocalWorkspace; session: SessionManager }
   ) => Promise<ChannelResult<C>>
 } = {
   'localWorkspace.backups': async (_i, ctx) => ctx.local.backups(),
@@ -20,13 +21,17 @@ export const localWorkspaceHandlers: {
         fields: [{ field: 'name', message: 'Choose one of the listed backups' }]
       })
     }
+    let result: Awaited<ReturnType<LocalWorkspace['restore']>>
     try {
-      return await ctx.local.restore(name)
+      result = await ctx.local.restore(name)
     } catch (e) {
       throw new AppError({
         kind: 'validation',
         message: `The backup could not be restored: ${e instanceof Error ? e.message : String(e)}. Nothing was changed.`
       })
     }
+    // The restored database may know the local user under another id: mint a fresh session.
+    if (ctx.session.current()?.profile.kind === 'local') await ctx.session.startLocal()
+    return result
   }
 }

@@ -210,7 +210,8 @@ export async function startService(opts: ServiceOptions): Promise<RunningService
     }
   }
   if (opts.backups) {
-    backupQuietly()
+    // Not right after a damaged file was moved aside: an empty copy would only push out a good one.
+    if (!damage) backupQuietly()
     timer = setInterval(backupQuietly, opts.backups.everyMs ?? BACKUP_EVERY_MS)
     timer.unref()
   }
