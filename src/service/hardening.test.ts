@@ -139,9 +139,11 @@ describe('loopback guard (item 7)', () => {
 describe('limits (item 10)', () => {
   it('answers a 50,000-deep JSON body with a 400 envelope, not 500', async () => {
     const u = await signUp(srv.base, 'Deep')
-    const deep = `{"name":"a","type":"REACT","llm":${'{"a":'.repeat(50_000)}1${'}'.repeat(50_000)}}`
-    const r = await call(srv.base, 'POST', '/agents', { token: u.token, raw: deep })
+    // `metadata` takes any JSON object: the depth reaches storage unless the body is refused.
+    const deep = `{"name":"a","type":"TXT","url":"https://e.com/a","metadata":${'{"a":'.repeat(50_000)}1${'}'.repeat(50_000)}}`
+    const r = await call(srv.base, 'POST', '/documents', { token: u.token, raw: deep })
     expectError(r, 400, 'bad_request')
+    expect(((await u.api.get('/documents')).data as unknown[]).length).toBe(0)
     const arrays = await call(srv.base, 'POST', '/auth/sign-in', { raw: `{"email":${'['.repeat(50_000)}` })
     expectError(arrays, 400, 'bad_request')
     // Brackets inside strings are not nesting.
