@@ -97,6 +97,8 @@ export function createCore(opts: CoreOptions): Core {
   const profiles = new ProfileRegistry(opts.userDataDir)
   const localOpts: ConstructorParameters<typeof LocalWorkspace>[0] = {
     userDataDir: opts.userDataDir,
+    keychain: opts.keychain,
+    log,
     onUrl: (url) => profiles.setLocalBaseUrl(url)
   }
   if (opts.serviceScryptCost !== undefined) localOpts.scryptCost = opts.serviceScryptCost
@@ -185,6 +187,7 @@ export function createCore(opts: CoreOptions): Core {
       userDataDir: opts.userDataDir,
       openExternal: opts.openExternal,
       desktop,
+      local,
       lease: async () => {
         const s = await session.acquire()
         leases.push(s)

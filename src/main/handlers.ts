@@ -15,6 +15,8 @@ import { externalOpenDecision } from './security'
 import { aboutInfo } from './desktop/about'
 import type { Desktop } from './desktop/desktop'
 import { desktopHandlers } from './desktop/handlers'
+import type { LocalWorkspace } from './localWorkspace'
+import { localWorkspaceHandlers } from './localWorkspaceHandlers'
 import type { ActiveSession, SessionManager } from './session'
 import type { SyncCoordinator } from './sync'
 
@@ -30,6 +32,8 @@ export interface HandlerContext {
   openExternal: (url: string) => Promise<void>
   /** Settings and updates (src/main/desktop). */
   desktop: Desktop
+  /** The Local workspace (its backups). */
+  local: LocalWorkspace
   /** The signed-in session for this call (released by the core when the handler returns). */
   lease(): Promise<ActiveSession>
 }
@@ -116,6 +120,9 @@ export const handlers: Handlers = {
     const s = await ctx.lease()
     return ctx.sync.discard(s, id)
   },
+
+  // ---- Local workspace backups
+  ...localWorkspaceHandlers,
 
   // ---- settings, updates
   ...desktopHandlers

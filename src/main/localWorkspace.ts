@@ -1,14 +1,25 @@
 /**
  * The Local workspace: the embedded service, started in-process on 127.0.0.1 with a free port and
  * its data in `<userData>/local-workspace`. Started on demand, re-used while it runs, stopped on dispose.
+ *
+ * Hardening (issue 12): its sessions are minted in-process and live 12 hours (HTTP sign-in and
+ * sign-up are off); the signing secret is kept in the OS keychain, never in service.db; service.db
+ * is backed up at start and daily (last 7 kept); a damaged service.db is moved aside, the user is
+ * told (`recovery()`) and offered the newest backup (`restore()`).
  */
+import { randomBytes } from 'node:crypto'
 import { userInfo } from 'node:os'
 import { join } from 'node:path'
-import { startService } from '../service'
+import { listBackups, restoreBackup, startService, type BackupInfo, type DamageNotice } from '../service'
 import { ensurePrivateDir } from './privateFiles'
 import type { SessionUser } from '../shared/ipc'
+import type { Keychain } from './keychain'
 
 export const LOCAL_EMAIL = 'local@agent-desk.local'
+/** The keychain account of the Local workspace's signing secret (apart from session tokens). */
+export const SIGNING_SECRET_ACCOUNT = 'local-workspace:signing-secret'
+/** Lifetime of a Local workspace session token: one is minted at every start. */
+export const LOCAL_TOKEN_TTL_SECONDS = 12 * 60 * 60
 
 export function localUserName(): string {
   try {
@@ -24,13 +35,25 @@ type Running = Awaited<ReturnType<typeof startService>>
 export interface LocalWorkspaceOptions {
   userDataDir: string
   scryptCost?: number
+  /** Where the signing secret lives. Without one (or when it fails), a secret for this run only. */
+  keychain?: Keychain
   /** Called with the service's base URL each time it starts (the port may change). */
   onUrl: (url: string) => void
+  /** Where failures to reach the keychain are reported. */
+  log?: (message: string, err?: unknown) => void
+}
+
+export interface LocalBackups {
+  backups: BackupInfo[]
+  /** Set when service.db was found damaged and moved aside: tell the user, offer a backup. */
+  damage: DamageNotice | null
 }
 
 export class LocalWorkspace {
   private running: Promise<Running> | null = null
   private closed = false
+  private secret: Promise<string> | null = null
+  private damage: DamageNotice | null = null
 
   constructor(private readonly opts: LocalWorkspaceOptions) {}
 
@@ -38,24 +61,50 @@ export class LocalWorkspace {
     return join(this.opts.userDataDir, 'local-workspace')
   }
 
+  /** The signing secret: from the keychain, made and stored there on first use. */
+  private signingSecret(): Promise<string> {
+    this.secret ??= (async () => {
+      const kc = this.opts.keychain
+      if (kc) {
+        try {
+          const stored = await kc.get(SIGNING_SECRET_ACCOUNT)
+          if (stored) return stored
+          const made = randomBytes(32).toString('base64url')
+          await kc.set(SIGNING_SECRET_ACCOUNT, made)
+          return made
+        } catch (e) {
+          this.opts.log?.('The keychain could not keep the Local workspace signing secret', e)
+        }
+      }
+      // Sessions are minted at every start, so a secret for this run only loses nothing.
+      return randomBytes(32).toString('base64url')
+    })()
+    return this.secret
+  }
+
   /** Starts the service once; later calls get the same one. */
   ensure(): Promise<Running> {
     if (this.closed) return Promise.reject(new Error('Agent Desk is shutting down'))
     if (!this.running) {
-      const options: Parameters<typeof startService>[0] = {
-        dataDir: this.dataDir,
-        port: 0,
-        host: '127.0.0.1'
-      }
-      if (this.opts.scryptCost !== undefined) options.scryptCost = this.opts.scryptCost
       // The service's folder is the user's alone (0700); the service keeps its own files in it.
-      const started = Promise.resolve()
-        .then(() => ensurePrivateDir(this.dataDir))
-        .then(() => startService(options))
-        .then((svc) => {
-          this.opts.onUrl(svc.url)
-          return svc
-        })
+      const started = this.signingSecret().then(async (sessionSecret) => {
+        ensurePrivateDir(this.dataDir)
+        const options: Parameters<typeof startService>[0] = {
+          dataDir: this.dataDir,
+          port: 0,
+          host: '127.0.0.1',
+          tokenTtlSeconds: LOCAL_TOKEN_TTL_SECONDS,
+          passwordRoutes: false,
+          sessionSecret,
+          onDamagedDatabase: 'moveAside',
+          backups: {}
+        }
+        if (this.opts.scryptCost !== undefined) options.scryptCost = this.opts.scryptCost
+        const svc = await startService(options)
+        if (svc.damage) this.damage = svc.damage
+        this.opts.onUrl(svc.url)
+        return svc
+      })
       this.running = started
       started.catch(() => {
         if (this.running === started) this.running = null
@@ -75,8 +124,32 @@ export class LocalWorkspace {
     return this.running !== null
   }
 
-  async close(): Promise<void> {
-    this.closed = true
+  /** The backups, newest first, and the damage notice (if service.db was found damaged). */
+  backups(): LocalBackups {
+    return { backups: listBackups(this.dataDir), damage: this.damage }
+  }
+
+  /**
+   * Replaces service.db with a backup: stops the service, moves the current file aside (never
+   * deleted), copies the backup in and starts again (the URL may change; onUrl says so).
+   */
+  async restore(name: string): Promise<LocalBackups & { movedAside: string | null }> {
+    if (this.closed) throw new Error('Agent Desk is shutting down')
+    if (!listBackups(this.dataDir).some((b) => b.name === name)) {
+      throw new Error(`There is no backup named ${name}`)
+    }
+    const wasRunning = this.running !== null
+    await this.stop()
+    try {
+      const { movedAside } = restoreBackup(this.dataDir, name)
+      this.damage = null
+      return { ...this.backups(), movedAside }
+    } finally {
+      if (wasRunning) await this.ensure()
+    }
+  }
+
+  private async stop(): Promise<void> {
     const running = this.running
     this.running = null
     if (!running) return
@@ -86,5 +159,10 @@ export class LocalWorkspace {
     } catch {
       // It never started: nothing to stop.
     }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+    await this.stop()
   }
 }

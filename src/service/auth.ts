@@ -7,9 +7,27 @@ import { createHmac, randomBytes, scrypt, timingSafeEqual } from 'node:crypto'
 const SCRYPT_R = 8
 const SCRYPT_P = 1
 const KEY_LEN = 32
-export const DEFAULT_SCRYPT_COST = 16384
+/** scrypt N of new hashes: 2^17 (128 MiB, about 0.3 s per hash). Stored hashes keep their own N. */
+export const DEFAULT_SCRYPT_COST = 2 ** 17
+/** The largest N a stored hash may name (bounds memory: 1 GiB). */
+const MAX_STORED_COST = 2 ** 20
+/** scrypt runs at a time: each takes 128·N·r bytes, so a burst of sign-ins cannot take all memory. */
+const MAX_PARALLEL = 2
+let running = 0
+const waiting: (() => void)[] = []
 
-function scryptAsync(password: string, salt: Buffer, n: number): Promise<Buffer> {
+async function scryptAsync(password: string, salt: Buffer, n: number): Promise<Buffer> {
+  if (running >= MAX_PARALLEL) await new Promise<void>((resolve) => waiting.push(resolve))
+  running++
+  try {
+    return await scryptOnce(password, salt, n)
+  } finally {
+    running--
+    waiting.shift()?.()
+  }
+}
+
+function scryptOnce(password: string, salt: Buffer, n: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     scrypt(
       password,
@@ -48,7 +66,7 @@ export async function verifyPassword(
   const n = Number(parts[1])
   const salt = Buffer.from(parts[4] as string, 'base64url')
   const expected = Buffer.from(parts[5] as string, 'base64url')
-  if (!Number.isInteger(n) || n < 2 || expected.length !== KEY_LEN) return false
+  if (!Number.isInteger(n) || n < 2 || n > MAX_STORED_COST || expected.length !== KEY_LEN) return false
   const actual = await scryptAsync(password, salt, n)
   return timingSafeEqual(actual, expected)
 }
@@ -64,6 +82,8 @@ export function newApiTokenValue(): string {
 export interface SessionClaims {
   sub: string
   exp: number // seconds since epoch
+  /** The token's own id (what sign-out revokes). */
+  jti: string
 }
 
 /**
@@ -83,11 +103,11 @@ export class SessionSigner {
   }
 
   issue(userId: string, nowMs = Date.now()): string {
-    const claims: SessionClaims & { iat: number; jti: string } = {
+    const claims: SessionClaims & { iat: number } = {
       sub: userId,
       iat: Math.floor(nowMs / 1000),
       exp: Math.floor(nowMs / 1000) + this.ttlSeconds,
-      jti: randomBytes(6).toString('base64url')
+      jti: randomBytes(16).toString('base64url')
     }
     const body = `s1.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`
     const sig = createHmac('sha256', this.key).update(body).digest('base64url')
@@ -130,9 +150,9 @@ export class SessionSigner {
     try {
       const parsed: unknown = JSON.parse(Buffer.from(body.slice(3), 'base64url').toString('utf8'))
       if (typeof parsed !== 'object' || parsed === null) return null
-      const { sub, exp } = parsed as Record<string, unknown>
-      if (typeof sub !== 'string' || typeof exp !== 'number') return null
-      return { sub, exp }
+      const { sub, exp, jti } = parsed as Record<string, unknown>
+      if (typeof sub !== 'string' || typeof exp !== 'number' || typeof jti !== 'string') return null
+      return { sub, exp, jti }
     } catch {
       return null
     }

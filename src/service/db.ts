@@ -32,13 +32,33 @@ function currentVersion(db: Db): number {
   return Number(row.version)
 }
 
-/** Opens (creating if needed) the database file, sets pragmas and applies pending migrations. */
+/**
+ * Opens (creating if needed) the database file, checks it (`PRAGMA quick_check`), sets pragmas
+ * and applies pending migrations. On failure the file is closed again and the error thrown (a
+ * damaged file fails here, with SQLITE_NOTADB or SQLITE_CORRUPT, not on a later request).
+ */
 export function openDatabase(file: string, migrations: readonly string[], busyTimeoutMs = 5000): Db {
   const db = new Database(file)
+  try {
+    prepare(db, migrations, busyTimeoutMs)
+  } catch (e) {
+    if (db.open) db.close()
+    throw e
+  }
+  return db
+}
+
+function prepare(db: Db, migrations: readonly string[], busyTimeoutMs: number) {
+  db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`)
   db.exec('PRAGMA journal_mode = WAL')
   db.exec('PRAGMA foreign_keys = ON')
   db.exec('PRAGMA synchronous = NORMAL')
-  db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`)
+  const check = db.prepare('PRAGMA quick_check').all() as { quick_check?: unknown }[]
+  if (check.length !== 1 || check[0]?.quick_check !== 'ok') {
+    throw Object.assign(new Error(`database disk image is malformed (${String(check[0]?.quick_check)})`), {
+      code: 'SQLITE_CORRUPT'
+    })
+  }
   const version = currentVersion(db)
   if (version > migrations.length) {
     db.close()
@@ -52,5 +72,4 @@ export function openDatabase(file: string, migrations: readonly string[], busyTi
     })
     apply()
   }
-  return db
 }

@@ -5,10 +5,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { z } from 'zod'
 import { issuesToFields, type ErrorCode, type FieldIssue } from '../shared'
 
+/** The contract's codes, and the service's own for a reused Idempotency-Key (422). */
+export type ServiceErrorCode = ErrorCode | 'idempotency_key_reused'
+
 export class HttpError extends Error {
   constructor(
     readonly status: number,
-    readonly code: ErrorCode,
+    readonly code: ServiceErrorCode,
     message: string,
     readonly details?: FieldIssue[],
     readonly headers?: Record<string, string>
@@ -60,9 +63,18 @@ export class RawJson {
   constructor(readonly json: string) {}
 }
 
-export function sendOk(res: ServerResponse, data: unknown, status = 200) {
+/** The text of the success envelope around `data`. */
+export function okText(data: unknown): string {
   const json = data instanceof RawJson ? data.json : data === undefined ? 'null' : JSON.stringify(data)
-  const text = `{"success":true,"data":${json}}`
+  return `{"success":true,"data":${json}}`
+}
+
+export function sendOk(res: ServerResponse, data: unknown, status = 200) {
+  sendText(res, status, okText(data))
+}
+
+/** Sends an envelope that is already JSON text (a replayed answer). */
+export function sendText(res: ServerResponse, status: number, text: string) {
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(text)
@@ -135,10 +147,39 @@ function tooLarge(limit: number) {
   return new HttpError(413, 'payload_too_large', `The request body is larger than ${limit} bytes`)
 }
 
-/** Parses a JSON object body: malformed JSON or a non-object → 400. */
+/** Deepest nesting of objects and arrays a body may have (the contract's deepest is 4). */
+export const MAX_JSON_DEPTH = 64
+
+/**
+ * The nesting depth of JSON text (brackets outside strings), stopping once it passes `limit`.
+ * A 50,000-deep body parses, but walking it (validation, JSON.stringify) overflows the stack.
+ */
+export function jsonDepthExceeds(text: string, limit: number): boolean {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 0x5c)
+        i++ // backslash: skip the escaped character
+      else if (c === 0x22) inString = false
+    } else if (c === 0x22) inString = true
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > limit) return true
+    } else if (c === 0x7d || c === 0x5d) depth--
+  }
+  return false
+}
+
+/** Parses a JSON object body: malformed JSON, a non-object or too deep a nesting → 400. */
 export function parseJsonObject(buf: Buffer): Record<string, unknown> {
   const text = buf.toString('utf8')
   if (text.trim() === '') throw badRequest('The request body is empty; send a JSON object')
+  if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) {
+    throw badRequest(`The request body nests deeper than ${MAX_JSON_DEPTH} levels`, [
+      { field: '(body)', message: `At most ${MAX_JSON_DEPTH} levels of nesting` }
+    ])
+  }
   let value: unknown
   try {
     value = JSON.parse(text)

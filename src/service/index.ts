@@ -1,8 +1,7 @@
 /**
- * The embedded Agent Management Service: a node:http server over SQLite (libsql), serving
+ * The embedded Agent Management Service: a node:http(s) server over SQLite (libsql), serving
  * service-api.md under `/api/v1` plus the extra operations settled in decisions.md.
  */
-import { mkdirSync } from 'node:fs'
 import type { IncomingMessage } from 'node:http'
 import { join } from 'node:path'
 import type { UserStrict } from '../shared'
@@ -14,46 +13,114 @@ import {
   UNUSABLE_PASSWORD,
   verifyPassword
 } from './auth'
-import { openDatabase } from './db'
+import {
+  BACKUP_EVERY_MS,
+  BACKUP_KEEP,
+  DB_FILE,
+  isDamage,
+  listBackups,
+  makeBackup,
+  moveAside,
+  type BackupInfo,
+  type DamageNotice
+} from './backup'
+import { openDatabase, type Db } from './db'
+import { prepareDataDir, secureDbFiles } from './files'
 import { unauthorized } from './http'
+import { idempotencyStorage } from './idempotency'
 import { MIGRATIONS, openStorage, routeTables } from './resources'
 import { publicUser, type AuthOps } from './resources/users'
-import { buildRouter } from './routes'
+import { revocationStorage } from './revocation'
+import { buildRouter, type Credential } from './routes'
 import { listen } from './server'
+import { SignInThrottle, type ThrottleOptions } from './throttle'
+
+export { DataDirError } from './files'
+export { listBackups, restoreBackup, type BackupInfo, type DamageNotice } from './backup'
 
 export interface ServiceOptions {
   /** Default 127.0.0.1. */
   host?: string
   /** 0 (default) picks a free port. */
   port?: number
-  /** Directory holding the database and the signing secret; created if missing. */
+  /** Directory holding the database (and, for the CLI, the signing secret); created 0700 if missing. */
   dataDir: string
   /** Lifetime of session tokens; default 30 days. */
   tokenTtlSeconds?: number
   /** Largest accepted request body; default 1 MiB. */
   maxBodyBytes?: number
-  /** scrypt N (power of two); default 16384. Tests use a low value. */
+  /** scrypt N (power of two) of new password hashes; default 2^17. Tests use a low value. */
   scryptCost?: number
   /** Receives log lines (start-up, unexpected errors). Default: stderr for errors only. */
   logger?: (line: string) => void
   /** How long a write waits for a lock held by another connection to the same file; default 5000 ms. */
   busyTimeoutMs?: number
+  /** Offer HTTP sign-in and sign-up (default true). The Local workspace mints its session in-process. */
+  passwordRoutes?: boolean
+  /**
+   * The session signing secret, kept by the caller (the app keeps it in the OS keychain). When
+   * given, it is never written to service.db, and a secret stored there before is removed.
+   * Absent: the secret is kept in service.db (the CLI).
+   */
+  sessionSecret?: string
+  /** Sign-in back-off (defaults in throttle.ts). */
+  signInThrottle?: ThrottleOptions
+  /** PEM certificate and key: serve HTTPS. */
+  tls?: { cert: string | Buffer; key: string | Buffer }
+  /**
+   * A service.db that cannot be opened: 'fail' (default: an error, the file untouched) or
+   * 'moveAside' (renamed `service.db.damaged-<time>`, a fresh database started, `damage` set).
+   */
+  onDamagedDatabase?: 'fail' | 'moveAside'
+  /** Back up service.db at start and then every `everyMs` (default daily), keeping `keep` (7). */
+  backups?: { keep?: number; everyMs?: number }
 }
 
 export interface RunningService {
   /** e.g. http://127.0.0.1:43121 (without /api/v1). */
   url: string
   port: number
+  /** Set when service.db was damaged and moved aside at start (`onDamagedDatabase: 'moveAside'`). */
+  damage: DamageNotice | null
   close(): Promise<void>
   /**
    * In-process: creates the user if missing (no password needed, random unusable password) and
    * issues a session token. Used by the Local workspace.
    */
   localSession(input: { email: string; name: string }): Promise<{ token: string; user: UserStrict }>
+  /** Backs up now (null: unchanged since the newest backup). */
+  backupNow(): BackupInfo | null
 }
 
 export const API_PREFIX = '/api/v1'
 const DAY = 24 * 60 * 60
+
+/** Opens service.db; a damaged one fails clearly, or is moved aside when asked. */
+function openOrRecover(opts: ServiceOptions, file: string): { db: Db; damage: DamageNotice | null } {
+  try {
+    return { db: openDatabase(file, MIGRATIONS, opts.busyTimeoutMs), damage: null }
+  } catch (e) {
+    if (!isDamage(e)) throw e
+    const why = e instanceof Error ? e.message : String(e)
+    if (opts.onDamagedDatabase !== 'moveAside') {
+      throw new Error(
+        `${file} cannot be opened (${why}). It was left untouched; restore a backup from ` +
+          `${join(opts.dataDir, 'backups')} or move the file away to start with an empty database.`
+      )
+    }
+    const at = new Date()
+    const movedTo = moveAside(file, 'damaged', at)
+    secureDbFiles(file)
+    const db = openDatabase(file, MIGRATIONS, opts.busyTimeoutMs)
+    const damage = {
+      error: why,
+      movedTo,
+      at: at.toISOString(),
+      newestBackup: listBackups(opts.dataDir)[0] ?? null
+    }
+    return { db, damage }
+  }
+}
 
 export async function startService(opts: ServiceOptions): Promise<RunningService> {
   const host = opts.host ?? '127.0.0.1'
@@ -62,24 +129,42 @@ export async function startService(opts: ServiceOptions): Promise<RunningService
   const ttl = opts.tokenTtlSeconds ?? 30 * DAY
   const log = opts.logger ?? ((line: string) => process.stderr.write(`${line}\n`))
 
-  mkdirSync(opts.dataDir, { recursive: true })
-  const db = openDatabase(join(opts.dataDir, 'service.db'), MIGRATIONS, opts.busyTimeoutMs)
+  prepareDataDir(opts.dataDir)
+  const file = join(opts.dataDir, DB_FILE)
+  secureDbFiles(file)
+  const { db, damage } = openOrRecover(opts, file)
+  secureDbFiles(file)
+  if (damage) log(`[service] ${file} was damaged (${damage.error}); it was moved to ${damage.movedTo}`)
   const store = openStorage(db)
+  const revocations = revocationStorage(db)
+  revocations.prune()
+  const idempotency = idempotencyStorage(db)
+  const throttle = new SignInThrottle(opts.signInThrottle)
 
-  let secret = store.settings.get('session_secret')
-  if (!secret) {
-    secret = newSecret()
-    store.settings.set('session_secret', secret)
+  let secret = opts.sessionSecret
+  if (secret !== undefined) {
+    store.settings.delete('session_secret')
+  } else {
+    secret = store.settings.get('session_secret')
+    if (!secret) {
+      secret = newSecret()
+      store.settings.set('session_secret', secret)
+    }
   }
   const signer = new SessionSigner(secret, ttl)
 
   const session = (user: UserStrict) => ({ token: signer.issue(user.id), user })
 
   const authOps: AuthOps = {
-    async signIn(email, password) {
+    async signIn(email, password, address) {
+      throttle.check(email, address)
       const row = store.users.byEmail(email)
       const ok = await verifyPassword(password, row?.password_hash ?? null, cost)
-      if (!ok || !row || row.deleted_at !== null) return null
+      if (!ok || !row || row.deleted_at !== null) {
+        throttle.failed(email, address)
+        return null
+      }
+      throttle.succeeded(email)
       return session(publicUser(row))
     },
     async signUp(email, password, name) {
@@ -87,10 +172,15 @@ export async function startService(opts: ServiceOptions): Promise<RunningService
       const hash = await hashPassword(password, cost)
       const row = store.users.create(email, name, hash)
       return row ? session(publicUser(row)) : null
+    },
+    signOut(credential) {
+      if (credential.kind !== 'session') return { revoked: false }
+      revocations.revoke(credential.jti, credential.exp)
+      return { revoked: true }
     }
   }
 
-  function authenticate(req: IncomingMessage): UserStrict {
+  function authenticate(req: IncomingMessage): { user: UserStrict; credential: Credential } {
     const header = req.headers.authorization ?? req.headers.autorization
     const value = Array.isArray(header) ? header[0] : header
     if (!value) throw unauthorized('Sign in first: the Authorization header is missing')
@@ -100,31 +190,69 @@ export async function startService(opts: ServiceOptions): Promise<RunningService
     if (SessionSigner.looksLikeSession(token)) {
       const claims = signer.verify(token)
       if (!claims) throw unauthorized('The session token is invalid or has expired')
+      if (revocations.isRevoked(claims.jti)) throw unauthorized('This session was signed out')
       const row = store.users.byId(claims.sub)
       if (!row) throw unauthorized('The session token is invalid or has expired')
-      return publicUser(row)
+      return { user: publicUser(row), credential: { kind: 'session', jti: claims.jti, exp: claims.exp } }
     }
     const row = token.length <= 256 ? store.apiTokens.userByToken(token) : undefined
     if (!row) throw unauthorized('The token is invalid or has been deleted')
-    return publicUser(row)
+    return { user: publicUser(row), credential: { kind: 'apiToken' } }
   }
 
-  const server = await listen({
-    host,
-    port: opts.port ?? 0,
-    prefix: API_PREFIX,
-    maxBodyBytes: maxBody,
-    router: buildRouter(routeTables(store, authOps)),
-    authenticate,
-    log
-  })
+  const backupNow = () => makeBackup(db, opts.dataDir, opts.backups?.keep ?? BACKUP_KEEP)
+  let timer: NodeJS.Timeout | null = null
+  const backupQuietly = () => {
+    try {
+      backupNow()
+    } catch (e) {
+      log(`[service] backup failed: ${e instanceof Error ? e.message : String(e)}`)
+    }
+  }
+  if (opts.backups) {
+    // Not right after a damaged file was moved aside: an empty copy would only push out a good one.
+    if (!damage) backupQuietly()
+    timer = setInterval(backupQuietly, opts.backups.everyMs ?? BACKUP_EVERY_MS)
+    timer.unref()
+  }
+
+  let server: Awaited<ReturnType<typeof listen>>
+  try {
+    server = await listen({
+      host,
+      port: opts.port ?? 0,
+      prefix: API_PREFIX,
+      maxBodyBytes: maxBody,
+      router: buildRouter(routeTables(store, authOps, opts.passwordRoutes ?? true)),
+      authenticate,
+      idempotency,
+      ...(opts.tls ? { tls: opts.tls } : {}),
+      log
+    })
+  } catch (e) {
+    if (timer) clearInterval(timer)
+    db.close()
+    throw e
+  }
   const url = server.url
   if (opts.logger) opts.logger(`[service] listening on ${url}${API_PREFIX} (data: ${opts.dataDir})`)
 
   return {
     url,
     port: server.port,
-    close: () => server.close(() => db.close()),
+    damage,
+    close: () =>
+      server.close(() => {
+        if (timer) clearInterval(timer)
+        try {
+          // Everything into service.db itself: the file alone is then the whole database.
+          db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
+        } catch (e) {
+          log(`[service] checkpoint on close failed: ${e instanceof Error ? e.message : String(e)}`)
+        }
+        db.close()
+      }),
+    backupNow,
     async localSession(input) {
       const email = input.email.trim()
       let row = store.users.byEmail(email)

@@ -14,9 +14,16 @@ export interface OpenCtx {
   params: string[]
   query: URLSearchParams | null
   body: Record<string, unknown>
+  /** The client's network address (sign-in back-off). */
+  address: string
 }
+
+/** What the request was authenticated with: a session token (its id and expiry) or an API token. */
+export type Credential = { kind: 'session'; jti: string; exp: number } | { kind: 'apiToken' }
+
 export interface Ctx extends OpenCtx {
   user: UserStrict
+  credential: Credential
 }
 
 /** `auth: false` only for sign-in / sign-up; `body`: the operation takes a JSON object body. */
@@ -42,6 +49,9 @@ export const get = (path: string, run: (ctx: Ctx) => unknown) =>
   entry('GET', path, { auth: true, body: false, run })
 export const del = (path: string, run: (ctx: Ctx) => unknown) =>
   entry('DELETE', path, { auth: true, body: false, run })
+/** A signed-in POST that takes no body (any body sent is ignored). */
+export const action = (path: string, run: (ctx: Ctx) => unknown) =>
+  entry('POST', path, { auth: true, body: false, run })
 export const post = (path: string, run: (ctx: Ctx) => unknown) =>
   entry('POST', path, { auth: true, body: true, run })
 export const patch = (path: string, run: (ctx: Ctx) => unknown) =>

@@ -1,23 +1,28 @@
 /**
- * The HTTP server of the embedded service, knowing no resource by name: it matches a route,
- * authenticates when the route asks for it, reads the JSON body, runs the handler and sends
- * the envelope; errors become the error envelope (unexpected ones a logged 500).
+ * The HTTP(S) server of the embedded service, knowing no resource by name: it checks who may
+ * talk to it (Host / Origin), matches a route, authenticates when the route asks for it, reads
+ * the JSON body, runs the handler (once per Idempotency-Key) and sends the envelope; errors
+ * become the error envelope (unexpected ones a logged 500).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { createServer as createTlsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import type { UserStrict } from '../shared'
 import {
   HttpError,
   isJsonContentType,
   notFound,
+  okText,
   parseJsonObject,
   readBody,
   sendError,
-  sendOk,
+  sendText,
   unauthorized,
   type Router
 } from './http'
-import type { Route } from './routes'
+import { fingerprint, idempotencyKey, type IdempotencyStore } from './idempotency'
+import { isLoopbackHost, loopbackGuard } from './guard'
+import type { Credential, Route } from './routes'
 
 export interface ServerOptions {
   host: string
@@ -26,7 +31,11 @@ export interface ServerOptions {
   maxBodyBytes: number
   router: Router<Route>
   /** The user of the request's credential; throws a 401 HttpError when there is none. */
-  authenticate(req: IncomingMessage): UserStrict
+  authenticate(req: IncomingMessage): { user: UserStrict; credential: Credential }
+  /** Replays answers to a repeated Idempotency-Key. */
+  idempotency: IdempotencyStore
+  /** PEM certificate and key: serve HTTPS instead of HTTP. */
+  tls?: { cert: string | Buffer; key: string | Buffer }
   log(line: string): void
 }
 
@@ -37,15 +46,21 @@ export interface Listening {
   close(after: () => void): Promise<void>
 }
 
+const CHANGES = new Set(['POST', 'PATCH', 'DELETE'])
+
 export async function listen(o: ServerOptions): Promise<Listening> {
+  let guard: ((req: IncomingMessage) => void) | null = null
+
   async function handle(req: IncomingMessage, res: ServerResponse) {
+    guard?.(req)
     const url = req.url ?? '/'
     const q = url.indexOf('?')
     const path = q === -1 ? url : url.slice(0, q)
     if (!path.startsWith(`${o.prefix}/`)) throw notFound('Route')
-    const { handler, params } = o.router.match(req.method ?? 'GET', path.slice(o.prefix.length))
+    const method = req.method ?? 'GET'
+    const { handler, params } = o.router.match(method, path.slice(o.prefix.length))
     const query = q === -1 ? null : new URLSearchParams(url.slice(q + 1))
-    const user = handler.auth ? o.authenticate(req) : null
+    const auth = handler.auth ? o.authenticate(req) : null
     let body: Record<string, unknown> = {}
     if (handler.body) {
       if (!isJsonContentType(req.headers['content-type'])) {
@@ -57,14 +72,27 @@ export async function listen(o: ServerOptions): Promise<Listening> {
       }
       body = parseJsonObject(await readBody(req, o.maxBodyBytes))
     }
-    let data: unknown
-    if (handler.auth) {
-      if (!user) throw unauthorized()
-      data = await handler.run({ user, params, query, body })
-    } else {
-      data = await handler.run({ params, query, body })
+    const address = req.socket.remoteAddress ?? ''
+    if (!handler.auth) {
+      sendText(res, 200, okText(await handler.run({ params, query, body, address })))
+      return
     }
-    sendOk(res, data)
+    if (!auth) throw unauthorized()
+    const ctx = { ...auth, params, query, body, address }
+    const key = CHANGES.has(method) ? idempotencyKey(req) : undefined
+    if (key === undefined) {
+      sendText(res, 200, okText(await handler.run(ctx)))
+      return
+    }
+    const a = await o.idempotency.once(
+      auth.user.id,
+      key,
+      fingerprint(method, url, handler.body ? body : null),
+      () => handler.run(ctx),
+      (data) => ({ status: 200, body: okText(data) })
+    )
+    if (a.replayed) res.setHeader('idempotent-replayed', 'true')
+    sendText(res, a.status, a.body)
   }
 
   function fail(req: IncomingMessage, res: ServerResponse, e: unknown) {
@@ -85,13 +113,16 @@ export async function listen(o: ServerOptions): Promise<Listening> {
     )
   }
 
-  const server = createServer((req, res) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     try {
       handle(req, res).catch((e: unknown) => fail(req, res, e))
     } catch (e) {
       fail(req, res, e)
     }
-  })
+  }
+  const server = o.tls
+    ? createTlsServer({ cert: o.tls.cert, key: o.tls.key }, onRequest)
+    : createServer(onRequest)
   server.keepAliveTimeout = 30_000
 
   await new Promise<void>((resolve, reject) => {
@@ -102,10 +133,11 @@ export async function listen(o: ServerOptions): Promise<Listening> {
     })
   })
   const port = (server.address() as AddressInfo).port
+  if (isLoopbackHost(o.host)) guard = loopbackGuard(o.host, port)
   const urlHost = o.host.includes(':') ? `[${o.host}]` : o.host
   let closing: Promise<void> | null = null
   return {
-    url: `http://${urlHost}:${port}`,
+    url: `${o.tls ? 'https' : 'http'}://${urlHost}:${port}`,
     port,
     close(after) {
       closing ??= new Promise<void>((resolve) => {

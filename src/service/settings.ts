@@ -15,7 +15,11 @@ export function settingsStorage(db: Db) {
   const set = db.prepare(
     'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'
   )
+  const del = db.prepare('DELETE FROM settings WHERE key = ?')
   return {
+    delete(key: string) {
+      del.run(key)
+    },
     get(key: string): string | undefined {
       const r = get.get(key) as Row | undefined
       return r ? str(r.value) : undefined

@@ -54,6 +54,20 @@ export interface SessionState {
   endedReason?: string
 }
 
+/** A backup of the Local workspace's database (`localWorkspace.backups`). */
+export interface LocalBackup {
+  /** The backup's file name: what `localWorkspace.restore` takes. */
+  name: string
+  createdAt: string
+  bytes: number
+}
+export interface LocalBackupsState {
+  /** Newest first. */
+  backups: LocalBackup[]
+  /** Set when the database was found damaged at start: it was moved aside and a fresh one begun. */
+  damage: { error: string; movedTo: string; at: string; newestBackup: LocalBackup | null } | null
+}
+
 /** A read answered from the network, or from the cache when the server cannot be reached. */
 export interface Read<T> {
   data: T
@@ -202,6 +216,12 @@ export const ipcContract = {
   'outbox.list': op<OutboxEntry[]>()(Empty),
   'outbox.retry': op<OutboxEntry[]>()(ById),
   'outbox.discard': op<OutboxEntry[]>()(ById),
+
+  'localWorkspace.backups': op<LocalBackupsState>()(Empty),
+  /** Replaces the Local workspace's database with a backup (the current one is moved aside). */
+  'localWorkspace.restore': op<LocalBackupsState & { movedAside: string | null }>()(
+    z.object({ name: z.string().regex(/^service-\d{8}T\d{9}Z\.db$/, 'Choose one of the listed backups') })
+  ),
 
   'settings.get': op<SettingsState>()(Empty),
   'settings.set': op<SettingsState>()(SettingsPatch),

@@ -6,6 +6,8 @@
 import type { UserStrict } from '../../shared'
 import { composeMigrations, type Db } from '../db'
 import type { RouteTable } from '../routes'
+import * as idempotency from '../idempotency'
+import * as revocation from '../revocation'
 import * as settings from '../settings'
 import * as agents from './agents'
 import * as apiTokens from './apiTokens'
@@ -26,7 +28,9 @@ export const MIGRATIONS = composeMigrations([
   agents.migrations,
   tools.migrations,
   apiTokens.migrations,
-  links.migrations
+  links.migrations,
+  revocation.migrations,
+  idempotency.migrations
 ])
 export const SCHEMA_VERSION = MIGRATIONS.length
 
@@ -59,9 +63,9 @@ export function openStorage(db: Db) {
 }
 
 /** Every route of the service. */
-export function routeTables(s: Storage, auth: users.AuthOps): RouteTable[] {
+export function routeTables(s: Storage, auth: users.AuthOps, passwords = true): RouteTable[] {
   return [
-    users.authRoutes(auth),
+    users.authRoutes(auth, passwords),
     documents.documentRoutes(s.documents),
     apiTokens.apiTokenRoutes(s.apiTokens),
     agents.agentRoutes(s.agents, { prompt: s.prompts.get, document: s.documents.get, tag: s.tags.get }),

@@ -5,7 +5,7 @@
 import { SignInRequest, SignUpRequest, type UserStrict } from '../../shared'
 import type { Db } from '../db'
 import { conflict, unauthorized, validate } from '../http'
-import { open, type RouteTable } from '../routes'
+import { action, open, type Credential, type RouteTable } from '../routes'
 import { isUniqueViolation, newId, nowStamp, str, strOrNull, type Row } from '../sql'
 
 export const migrations = {
@@ -121,15 +121,29 @@ export function usersStorage(db: Db) {
 }
 
 export interface AuthOps {
-  signIn(email: string, password: string): Promise<{ token: string; user: UserStrict } | null>
+  /** null: wrong e-mail or password. Throws 429 while the account or address is backing off. */
+  signIn(
+    email: string,
+    password: string,
+    address: string
+  ): Promise<{ token: string; user: UserStrict } | null>
   signUp(email: string, password: string, name: string): Promise<{ token: string; user: UserStrict } | null>
+  /** Ends a session token for good; an API token is not a session (it is deleted instead). */
+  signOut(credential: Credential): { revoked: boolean }
 }
 
-export function authRoutes(auth: AuthOps): RouteTable {
+/**
+ * Sign-out always; sign-in and sign-up only when `passwords` (the Local workspace mints its
+ * session in-process and offers no password routes: they answer 404, "not offered").
+ */
+export function authRoutes(auth: AuthOps, passwords = true): RouteTable {
+  const signOut = action('/auth/sign-out', (ctx) => auth.signOut(ctx.credential))
+  if (!passwords) return [signOut]
   return [
+    signOut,
     open('POST', '/auth/sign-in', async (ctx) => {
       const b = validate(SignInRequest, ctx.body)
-      const result = await auth.signIn(b.email, b.password)
+      const result = await auth.signIn(b.email, b.password, ctx.address)
       if (!result) throw unauthorized('E-mail or password is wrong')
       return result
     }),

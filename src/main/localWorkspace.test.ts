@@ -1,0 +1,150 @@
+/**
+ * Issue 12, the Local workspace: its signing secret in the REAL OS keychain (not in service.db),
+ * 12-hour sessions, no HTTP password routes, and backups / damage / restore through the IPC table.
+ * Run inside a D-Bus session with an unlocked gnome-keyring (`npm test` does this).
+ */
+import { randomBytes } from 'node:crypto'
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import Database from 'libsql'
+import { afterEach, describe, expect, it } from 'vitest'
+import { startService } from '../service'
+import { createKeychain, type Keychain } from './keychain'
+import { LOCAL_TOKEN_TTL_SECONDS, LocalWorkspace, SIGNING_SECRET_ACCOUNT } from './localWorkspace'
+import { tempDir, testCore } from '../../test/support/mainCore'
+
+const cleanups: (() => Promise<void> | void)[] = []
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c()
+})
+
+async function keychain(): Promise<Keychain> {
+  const kc = await createKeychain(`Agent Desk test ${randomBytes(4).toString('hex')}`)
+  cleanups.push(() => kc.delete(SIGNING_SECRET_ACCOUNT))
+  return kc
+}
+function workspace(kc: Keychain, userDataDir = tempDir()) {
+  const lw = new LocalWorkspace({ userDataDir, keychain: kc, scryptCost: 16, onUrl: () => undefined })
+  cleanups.push(async () => {
+    await lw.close()
+    rmSync(userDataDir, { recursive: true, force: true })
+  })
+  return lw
+}
+const settingsRows = (dataDir: string) => {
+  const db = new Database(join(dataDir, 'service.db'), { readonly: true })
+  try {
+    return db.prepare('SELECT key, value FROM settings').all() as { key: string; value: string }[]
+  } finally {
+    db.close()
+  }
+}
+const claims = (token: string) =>
+  JSON.parse(Buffer.from(token.split('.')[1] as string, 'base64url').toString('utf8')) as {
+    iat: number
+    exp: number
+  }
+
+describe('Local workspace signing secret and sessions', () => {
+  it('keeps the signing secret in the OS keychain, never in service.db, and sessions survive a restart', async () => {
+    const kc = await keychain()
+    expect(kc.kind).toBe('os')
+    const lw = workspace(kc)
+    const { token } = await lw.session()
+    const secret = await kc.get(SIGNING_SECRET_ACCOUNT)
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{40,}$/)
+    await lw.close()
+
+    expect(settingsRows(lw.dataDir).map((r) => r.key)).not.toContain('session_secret')
+    for (const f of readdirSync(lw.dataDir).filter((n) => statSync(join(lw.dataDir, n)).isFile())) {
+      expect(readFileSync(join(lw.dataDir, f)).includes(secret as string), f).toBe(false)
+    }
+
+    // A new run (new LocalWorkspace, same keychain) accepts the earlier token: same secret.
+    const again = workspace(kc, join(lw.dataDir, '..'))
+    const svc = await again.ensure()
+    const r = await fetch(`${svc.url}/api/v1/agents`, { headers: { authorization: `Bearer ${token}` } })
+    expect(r.status).toBe(200)
+  })
+
+  it('removes a secret an older version stored in service.db', async () => {
+    const kc = await keychain()
+    const userDataDir = tempDir()
+    const dataDir = join(userDataDir, 'local-workspace')
+    const old = await startService({ dataDir, scryptCost: 16, logger: () => undefined })
+    await old.close()
+    expect(settingsRows(dataDir).map((r) => r.key)).toContain('session_secret')
+    const lw = workspace(kc, userDataDir)
+    await lw.ensure()
+    await lw.close()
+    expect(settingsRows(dataDir).map((r) => r.key)).not.toContain('session_secret')
+  })
+
+  it('mints 12-hour sessions and offers no HTTP sign-in or sign-up', async () => {
+    const lw = workspace(await keychain())
+    const { token } = await lw.session()
+    const c = claims(token)
+    expect(LOCAL_TOKEN_TTL_SECONDS).toBe(12 * 60 * 60)
+    expect(c.exp - c.iat).toBe(LOCAL_TOKEN_TTL_SECONDS)
+    const svc = await lw.ensure()
+    const body = JSON.stringify({ email: 'a@b.c', password: 'long enough 1', name: 'A' })
+    for (const path of ['/auth/sign-up', '/auth/sign-in']) {
+      const r = await fetch(`${svc.url}/api/v1${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body
+      })
+      expect(r.status, path).toBe(404)
+    }
+    const out = await fetch(`${svc.url}/api/v1/auth/sign-out`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` }
+    })
+    expect(out.status).toBe(200)
+    const after = await fetch(`${svc.url}/api/v1/agents`, { headers: { authorization: `Bearer ${token}` } })
+    expect(after.status).toBe(401)
+  })
+})
+
+describe('Local workspace backups through IPC', () => {
+  it('lists backups, tells about a damaged database, and restores the newest backup', async () => {
+    const kc = await keychain()
+    const userDataDir = tempDir()
+    const first = testCore({ userDataDir, keychain: kc })
+    await first.call('session.startLocal')
+    await first.call('agents.create', { name: 'Precious', type: 'REACT', llm: { provider: 'p', model: 'm' } })
+    await first.core.dispose()
+
+    // Next start backs up the database holding the agent.
+    const second = testCore({ userDataDir, keychain: kc })
+    await second.call('session.startLocal')
+    const listed = await second.call('localWorkspace.backups')
+    expect(listed.damage).toBeNull()
+    expect(listed.backups.length).toBeGreaterThanOrEqual(1)
+    await second.core.dispose()
+
+    const file = join(userDataDir, 'local-workspace', 'service.db')
+    writeFileSync(file, 'garbage '.repeat(2000))
+
+    const third = testCore({ userDataDir, keychain: kc })
+    cleanups.push(async () => {
+      await third.core.dispose()
+      rmSync(userDataDir, { recursive: true, force: true })
+    })
+    await third.call('session.startLocal')
+    const told = await third.call('localWorkspace.backups')
+    expect(told.damage?.error).toMatch(/not a database/)
+    expect(readFileSync(told.damage!.movedTo, 'utf8')).toBe('garbage '.repeat(2000))
+    const newest = told.damage!.newestBackup!
+    expect(newest.name).toBe(told.backups[0]!.name)
+    expect((await third.call('agents.list')).data).toHaveLength(0)
+
+    const bad = await third.fail('localWorkspace.restore', { name: '../service.db' })
+    expect(bad.kind).toBe('validation')
+    const restored = await third.call('localWorkspace.restore', { name: newest.name })
+    expect(restored.damage).toBeNull()
+    expect(restored.movedAside).toMatch(/before-restore/)
+    const agents = await third.call('agents.list')
+    expect(agents.data.map((a) => a.name)).toEqual(['Precious'])
+  })
+})
