@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { normalizeColor } from './values'
-import { StrictId } from './common'
+import { checkJson, StrictId } from './common'
 import { field, ref, resourceSchemas, stamps, text } from './fields'
 
 export { DEFAULT_TAG_COLOR, normalizeColor } from './values'
@@ -30,4 +30,4 @@ export type TagCreate = z.input<typeof TagCreate>
 export const TagUpdate = z.object({ name: TagName.optional(), color: TagColor.optional() })
 export type TagUpdate = z.input<typeof TagUpdate>
 /** A tag as it may be referenced in an agent create request: the object, or (local service) its id. */
-export const TagRef = z.union([StrictId, z.looseObject({ id: StrictId })])
+export const TagRef = z.union([StrictId, z.looseObject({ id: StrictId }).superRefine(checkJson)])
