@@ -16,7 +16,7 @@ import { CHANNELS, type Channel, type ChannelInput } from '../shared/ipc'
 import { testCore, type TestCore } from '../../test/support/mainCore'
 import { startTestServer, type TestServer } from '../../test/support/serviceKit'
 
-const RUNS = Number(process.env.AGENT_DESK_FUZZ_RUNS ?? 25)
+const RUNS = Number(process.env.AGENT_DESK_FUZZ_RUNS ?? 100)
 
 let server: TestServer
 let t: TestCore
