@@ -28,7 +28,7 @@ export async function settled(page: Page): Promise<void> {
         last = now
         return quiet
       },
-      { intervals: [50, 100, 150, 250] }
+      { intervals: [50, 100, 150, 250], timeout: 45_000 }
     )
     .toBe(true)
 }

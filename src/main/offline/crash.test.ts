@@ -155,11 +155,11 @@ describe('SIGKILL in the middle of an outbox replay', () => {
 
   it('before the K-th create reaches the service: the rest is sent once after a restart', async () => {
     await queueReplayKillRestart('before', 12)
-  }, 120_000)
+  }, 180_000)
 
   it('after the service stored the K-th create, before the app heard back: still exactly one copy', async () => {
     await queueReplayKillRestart('after', 12)
-  }, 120_000)
+  }, 180_000)
 })
 
 describe('SIGKILL inside a 10,000-item cache write', () => {
@@ -228,5 +228,5 @@ describe('SIGKILL inside a 10,000-item cache write', () => {
     expect(again.syncedAt).toBe(read2.syncedAt)
     expect(again.data.map((a) => [a.id, a.name])).toEqual(v2.map((a) => [a.id, a.name]))
     await app.stop()
-  }, 180_000)
+  }, 300_000)
 })
