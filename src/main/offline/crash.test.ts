@@ -140,7 +140,7 @@ describe('SIGKILL in the middle of an outbox replay', () => {
 
     // A new process on the same folder finishes the replay.
     const second = await w.start()
-    await waitFor(async () => (await second.call('outbox.list')).length === 0, 20_000)
+    await waitFor(async () => (await second.call('outbox.list')).length === 0, 90_000)
 
     const expected = Array.from({ length: QUEUED }, (_, i) => agentName(i + 1))
     // Every queued create exists exactly once on the server…
