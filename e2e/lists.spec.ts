@@ -32,7 +32,7 @@ test('agents: search by name, filter by type and tags, sort by name and date', a
   await expect(tid(page, 'list-count')).toHaveText('4')
 
   // Name A–Z by default: case-insensitive, numbers in natural order.
-  expect(await rowNames(page)).toEqual(['agent 9', 'agent 10', 'Alpha', 'Beta helper'])
+  await expect.poll(() => rowNames(page)).toEqual(['agent 9', 'agent 10', 'Alpha', 'Beta helper'])
 
   await tid(page, 'list-filter').fill('AGENT')
   await expect(tid(page, 'agent-row')).toHaveCount(2)
@@ -40,13 +40,13 @@ test('agents: search by name, filter by type and tags, sort by name and date', a
 
   await choose(page, 'filter-type', 'CHATVENDOR')
   await expect(tid(page, 'agent-row')).toHaveCount(2)
-  expect(await rowNames(page)).toEqual(['agent 9', 'Beta helper'])
+  await expect.poll(() => rowNames(page)).toEqual(['agent 9', 'Beta helper'])
   // Both tags required.
   const tags = tid(page, 'filter-tags')
   await tags.getByTestId('tag-chip').filter({ hasText: 'red' }).click()
   await expect(tid(page, 'agent-row')).toHaveCount(1)
   await tags.getByTestId('tag-chip').filter({ hasText: 'blue' }).click()
-  expect(await rowNames(page)).toEqual(['Beta helper'])
+  await expect.poll(() => rowNames(page)).toEqual(['Beta helper'])
   await tags.getByTestId('tag-chip').filter({ hasText: 'red' }).click()
   await expect(tid(page, 'agent-row')).toHaveCount(2)
   await tags.getByTestId('tag-chip').filter({ hasText: 'blue' }).click()

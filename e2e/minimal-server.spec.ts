@@ -4,7 +4,7 @@
  * no agent edit, links without ids, FastAPI failure shapes. Tagged @remote.
  */
 import { test, expect } from './support/fixtures'
-import { choose, signInToServer, tid } from './support/ui'
+import { choose, settled, signInToServer, tid } from './support/ui'
 
 const stamp = () => Date.now().toString(36)
 
@@ -74,10 +74,15 @@ test('agents and tags: create a coloured tag and a tagged agent, link a document
   await expect(detail.getByTestId('agent-tags')).toContainText(`ops-${s}`)
 
   const row = tid(page, 'agent-row').filter({ hasText: `Agent ${s}` })
-  await tid(page, 'link-palette')
+  const doc = tid(page, 'link-palette')
     .getByTestId('palette-item')
     .filter({ hasText: `Doc ${s}` })
-    .dragTo(row)
+  // Both ends on screen and the refreshes after the save landed: nothing re-renders mid-drag.
+  await expect(row).toBeVisible()
+  await expect(doc).toBeVisible()
+  await settled(page)
+  await doc.dragTo(row)
+  await settled(page)
   await row.click()
   await expect(detail.getByTestId('linked-document').filter({ hasText: `Doc ${s}` })).toBeVisible()
 

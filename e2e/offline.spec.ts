@@ -59,8 +59,8 @@ test('browsing works offline after a restart and offline edits reach the server'
 
   // The server comes back: the app reconnects by itself and replays the outbox.
   await remote.start()
-  await expect(tid(page, 'outbox-entry')).toHaveCount(0, { timeout: 20_000 })
-  await expect(tid(page, 'offline-badge')).toHaveCount(0, { timeout: 20_000 })
+  await expect(tid(page, 'outbox-entry')).toHaveCount(0, { timeout: 45_000 })
+  await expect(tid(page, 'offline-badge')).toHaveCount(0, { timeout: 45_000 })
 
   const names = await page.evaluate(async () =>
     (await window.agentDesk.documents.list()).data.map((d) => d.name)

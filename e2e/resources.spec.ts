@@ -3,7 +3,7 @@
  * create → view → edit → delete, tag colour picking, drag-to-link, and a refusal that keeps input.
  */
 import { test, expect } from './support/fixtures'
-import { choose, openLocalWorkspace, tid } from './support/ui'
+import { choose, openLocalWorkspace, settled, tid } from './support/ui'
 import type { Page } from '@playwright/test'
 
 test.beforeEach(async ({ app }) => {
@@ -11,6 +11,7 @@ test.beforeEach(async ({ app }) => {
 })
 
 async function confirmDelete(page: Page) {
+  await settled(page)
   await tid(page, 'delete-button').first().click()
   await tid(page, 'confirm-delete').click()
 }
@@ -35,6 +36,7 @@ test('tags: pick a colour from the presets, type a short hex, edit and delete', 
   const row = tid(page, 'tag-row').filter({ hasText: 'urgent' })
   await expect(row.getByTestId('tag-row-color')).toHaveText('#AABBCC')
 
+  await settled(page)
   await row.getByTestId('edit-button').click()
   const edit = tid(page, 'tag-form').first()
   await edit.getByTestId('field-color').fill('#0e8a16')
@@ -68,6 +70,8 @@ test('agents: create with a tag, view, edit, delete', async ({ app }) => {
   await expect(detail.getByTestId('agent-tags')).toContainText('support')
   await expect(tid(page, 'agent-row').filter({ hasText: 'Helpdesk bot' })).toBeVisible()
 
+  // The detail's refresh after the save has landed: the edit form opens on the stored agent.
+  await settled(page)
   await detail.getByTestId('edit-button').click()
   await tid(page, 'agent-form').getByTestId('field-name').fill('Helpdesk bot v2')
   await tid(page, 'agent-form').getByTestId('save-button').click()
@@ -115,6 +119,7 @@ test('documents: create with every field, view, rename, delete', async ({ app })
   await expect(detail.getByTestId('detail-url')).toContainText('https://example.com/handbook.pdf')
   await expect(detail.getByTestId('detail-metadata')).toContainText('lang')
 
+  await settled(page)
   await detail.getByTestId('rename-button').click()
   await detail.getByTestId('field-name').fill('Staff handbook')
   await detail.getByTestId('save-button').click()
@@ -137,6 +142,8 @@ test('tools: create, edit configuration (invalid JSON refused), delete', async (
 
   const detail = tid(page, 'tool-detail')
   await expect(detail.getByTestId('detail-name')).toHaveText('Web search')
+  // Typed text must not be replaced by a refresh of the pane that lands after it.
+  await settled(page)
   const json = detail.getByTestId('field-metadata')
   await json.fill('{"engine": ')
   await expect(detail.getByTestId('json-error')).toBeVisible()
@@ -177,6 +184,7 @@ test('prompts: create with live variables, open by id, edit, delete', async ({ a
   await tid(page, 'prompt-open-button').click()
   const detail = tid(page, 'prompt-detail')
   await expect(detail.getByTestId('detail-name')).toHaveText('Greeting')
+  await settled(page)
   // Variables follow the template as the user types…
   await detail.getByTestId('field-template').fill('Hi {name} and {friend}')
   await expect(detail.getByTestId('field-input_variables')).toContainText('friend')
@@ -242,18 +250,27 @@ test('drag a document and a tool onto an agent to link them; keyboard alternativ
   await tid(page, 'nav-documents').click()
   await tid(page, 'nav-agents').click()
   const palette = tid(page, 'link-palette')
-  await expect(palette).toBeVisible()
+  const row = tid(page, 'agent-row').filter({ hasText: 'Linker' })
+  const pricing = palette.getByTestId('palette-item').filter({ hasText: 'Pricing sheet' })
+  // Both ends are on screen and the lists' network refreshes have landed: nothing re-renders
+  // under the pointer while it drags (a drag whose source is replaced is cancelled).
+  await expect(row).toBeVisible()
+  await expect(pricing).toBeVisible()
+  await settled(page)
 
   // Real pointer drag from the palette onto the agent's row in the list.
-  const row = tid(page, 'agent-row').filter({ hasText: 'Linker' })
-  await palette.getByTestId('palette-item').filter({ hasText: 'Pricing sheet' }).dragTo(row)
-  await row.click()
+  await pricing.dragTo(row)
   const detail = tid(page, 'agent-detail')
+  // The link is made (a call to main) before the row is opened.
+  await settled(page)
+  await row.click()
   await expect(detail.getByTestId('linked-document').filter({ hasText: 'Pricing sheet' })).toBeVisible()
 
   // And onto the detail pane, with drop-target feedback while hovering.
   await palette.getByTestId('palette-kind-tool').click()
   const tool = palette.getByTestId('palette-item').filter({ hasText: 'Calculator' })
+  await expect(tool).toBeVisible()
+  await settled(page)
   await tool.hover()
   await page.mouse.down()
   const target = detail.getByTestId('drop-target')
@@ -264,6 +281,7 @@ test('drag a document and a tool onto an agent to link them; keyboard alternativ
   await page.mouse.up()
   await expect(target).toBeVisible()
   await expect(detail.getByTestId('linked-tool').filter({ hasText: 'Calculator' })).toBeVisible()
+  await settled(page)
 
   // Keyboard/menu alternative.
   await choose(page, 'link-document-select', 'FAQ')

@@ -21,7 +21,10 @@ export function bridgeScript(): string {
       for (const l of listeners.get(event) ?? []) l(payload);
     };
   };
-  const invoke = async (channel, input) => {
+  // What the specs wait on instead of sleeping (e2e/support/ui.ts settled()): calls in flight, calls done.
+  const traffic = { inFlight: 0, done: 0 };
+  Object.defineProperty(window, '__agentDeskBridge', { value: traffic });
+  const send = async (channel, input) => {
     let res;
     try {
       res = await fetch('/__bridge/invoke', {
@@ -39,6 +42,15 @@ export function bridgeScript(): string {
       return { ok: false, error: { kind: 'internal', message: 'The app core refused the call (' + res.status + ').' } };
     }
     return res.json();
+  };
+  const invoke = async (channel, input) => {
+    traffic.inFlight++;
+    try {
+      return await send(channel, input);
+    } finally {
+      traffic.inFlight--;
+      traffic.done++;
+    }
   };
   const subscribe = (event, listener) => {
     ensureSource();

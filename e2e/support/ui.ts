@@ -3,6 +3,36 @@ import type { TestServer } from './servers'
 
 export const tid = (page: Page, id: string) => page.getByTestId(id)
 
+declare global {
+  interface Window {
+    /** Installed by the web harness's bridge (e2e/harness/bridge.ts). */
+    __agentDeskBridge?: { inFlight: number; done: number }
+  }
+}
+
+/**
+ * Waits until the app is quiet: no IPC call in flight and none made between two looks (a list's
+ * network refresh after its cached answer, a refetch after `data.changed`), so what is on screen
+ * will not re-render under the pointer. Through the web harness only; in Electron it returns at once.
+ */
+export async function settled(page: Page): Promise<void> {
+  let last = ''
+  await expect
+    .poll(
+      async () => {
+        const now = await page.evaluate(() => {
+          const t = window.__agentDeskBridge
+          return t ? `${t.inFlight}:${t.done}` : 'electron'
+        })
+        const quiet = now === 'electron' || (now.startsWith('0:') && now === last)
+        last = now
+        return quiet
+      },
+      { intervals: [50, 100, 150, 250], timeout: 45_000 }
+    )
+    .toBe(true)
+}
+
 /** First screen → one click → the Local workspace's agents list. */
 export async function openLocalWorkspace(page: Page) {
   await tid(page, 'local-workspace-button').click()

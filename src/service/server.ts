@@ -4,7 +4,7 @@
  * the JSON body, runs the handler (once per Idempotency-Key) and sends the envelope; errors
  * become the error envelope (unexpected ones a logged 500).
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http'
 import { createServer as createTlsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import type { UserStrict } from '../shared'
@@ -124,6 +124,24 @@ export async function listen(o: ServerOptions): Promise<Listening> {
     ? createTlsServer({ cert: o.tls.cert, key: o.tls.key }, onRequest)
     : createServer(onRequest)
   server.keepAliveTimeout = 30_000
+  // What Node's parser refuses before any handler runs (an unknown method, a malformed line or
+  // header, headers too large) gets the error envelope too, not Node's bare text answer.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || err.code === 'ECONNRESET') {
+      socket.destroy()
+      return
+    }
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400
+    const body = JSON.stringify({
+      success: false,
+      data: null,
+      error: { code: 'bad_request', message: 'The request could not be read as HTTP', details: [] }
+    })
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+    )
+  })
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)

@@ -4,13 +4,19 @@
  * This folder is the contract only: no Node, Electron or DOM imports.
  */
 import { z } from 'zod'
+import { jsonProblem } from './json'
 import { AGENT_TYPES, DOCUMENT_TYPES, TOOL_TYPES } from './values'
 
 /** Opaque identifier. The client never parses its shape; a number from an odd server becomes a string. */
 export const Id = z.union([z.string().min(1), z.number()]).transform((v) => String(v))
 /** Ids are short: at most 256 characters (an IPC input's ids are bounded by this). */
 export const MAX_ID_LENGTH = 256
-export const StrictId = z.string().min(1).max(MAX_ID_LENGTH, `At most ${MAX_ID_LENGTH} characters`)
+export const StrictId = z
+  .string()
+  .min(1)
+  .max(MAX_ID_LENGTH, `At most ${MAX_ID_LENGTH} characters`)
+  // A lone UTF-16 surrogate cannot be put in a URL (encodeURIComponent throws).
+  .refine((s) => !/\p{Cs}/u.test(s), 'Contains a character that is not valid text')
 
 /** `YYYY-MM-DDThh:mm:ss.ffffff+00:00`, exactly as the service emits it. */
 export const TIMESTAMP_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/
@@ -33,8 +39,17 @@ export type DocumentType = z.infer<typeof DocumentType>
 export type AgentType = z.infer<typeof AgentType>
 export type ToolType = z.infer<typeof ToolType>
 
-/** A JSON object (not an array, not null). */
-export const JsonObject = z.record(z.string(), z.unknown())
+/** Adds an issue when a value is not plain JSON data within the limits of ./json. */
+export function checkJson(
+  value: unknown,
+  ctx: { addIssue(issue: { code: 'custom'; message: string }): void }
+) {
+  const problem = jsonProblem(value)
+  if (problem) ctx.addIssue({ code: 'custom', message: problem })
+}
+
+/** A JSON object (not an array, not null) of plain JSON data, bounded in depth and size. */
+export const JsonObject = z.record(z.string(), z.unknown()).superRefine(checkJson)
 export type JsonObject = z.infer<typeof JsonObject>
 
 /** An embedded object that may be empty (`{}`). */
