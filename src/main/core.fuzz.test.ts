@@ -109,7 +109,9 @@ beforeAll(async () => {
     'outbox.discard': byId('ob-none'),
     'settings.get': undefined,
     'settings.set': { theme: 'dark' },
-    'updates.check': undefined
+    'updates.check': undefined,
+    'localWorkspace.backups': undefined,
+    'localWorkspace.restore': { name: 'service-20260101T000000000Z.db' }
   }
 }, 60_000)
 

@@ -1,6 +1,5 @@
 import { z } from 'zod'
-import { BoundedJsonObject } from './bounds'
-import { DocumentType, isHttpUrl } from './common'
+import { DocumentType, isHttpUrl, JsonObject } from './common'
 import { field, json, jsonOrNull, oneOf, owned, reserved, resourceSchemas, stamps, text } from './fields'
 
 const document = resourceSchemas({
@@ -45,9 +44,9 @@ export const DocumentCreate = z
       .union([Page, z.string().regex(/^\d+$/, 'Whole pages only').transform(Number)])
       .nullable()
       .optional(),
-    authorization: BoundedJsonObject.nullable().optional(),
-    splitter: BoundedJsonObject.nullable().optional(),
-    metadata: BoundedJsonObject.optional()
+    authorization: JsonObject.nullable().optional(),
+    splitter: JsonObject.nullable().optional(),
+    metadata: JsonObject.optional()
   })
   .superRefine((v, ctx) => {
     if (v.from_page != null && v.to_page != null && Number(v.to_page) < v.from_page) {

@@ -13,13 +13,13 @@ describe('free-form JSON values and ids are plain, bounded data', () => {
   it('refuses what JSON.stringify throws on or cannot keep, without using the stack', () => {
     let deep: unknown = 1
     for (let i = 0; i < 50_000; i++) deep = [deep]
-    expect(jsonProblem(deep)).toBe('At most 32 levels deep')
+    expect(jsonProblem(deep)).toBe('Nested too deeply: at most 32 levels')
     const cyclic: Record<string, unknown> = {}
     cyclic.self = cyclic
-    expect(jsonProblem(cyclic)).toBe('At most 32 levels deep')
+    expect(jsonProblem(cyclic)).toBe('Nested too deeply: at most 32 levels')
     for (const odd of [10n, new Map(), new Date(0), NaN, () => 1, Symbol('s'), new Uint8Array(2)])
       expect(jsonProblem({ odd })).toMatch(/^Only JSON values/)
-    expect(jsonProblem({ big: 'x'.repeat(300_000) })).toBe('At most 256 KiB')
+    expect(jsonProblem({ big: 'x'.repeat(300_000) })).toBe('Too large: at most 256 KiB')
   })
 
   it('JsonObject and StrictId turn those into validation issues', () => {

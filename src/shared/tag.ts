@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { normalizeColor } from './values'
-import { checkJson, StrictId } from './common'
+import { StrictId } from './common'
 import { field, ref, resourceSchemas, stamps, text } from './fields'
 
 export { DEFAULT_TAG_COLOR, normalizeColor } from './values'

@@ -1,6 +1,5 @@
 import { z } from 'zod'
-import { BoundedJsonObject } from './bounds'
-import { ToolType } from './common'
+import { ToolType, JsonObject } from './common'
 import { json, oneOf, owned, resourceSchemas, stamps, text } from './fields'
 
 const tool = resourceSchemas({
@@ -26,7 +25,7 @@ export const ToolCreate = z.object({
   name: ToolName,
   type: ToolType,
   description: Description.optional(),
-  metadata: BoundedJsonObject.optional()
+  metadata: JsonObject.optional()
 })
 export type ToolCreate = z.input<typeof ToolCreate>
 
@@ -35,6 +34,6 @@ export const ToolUpdate = z.object({
   name: ToolName.optional(),
   description: Description.optional(),
   type: ToolType.optional(),
-  metadata: BoundedJsonObject.optional()
+  metadata: JsonObject.optional()
 })
 export type ToolUpdate = z.input<typeof ToolUpdate>
