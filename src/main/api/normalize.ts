@@ -191,6 +191,10 @@ function make(
   if (raw.status === 429 || raw.status === 503) {
     const after = retryAfterSeconds(raw.headers['retry-after'])
     if (after !== undefined) data.retryAfter = after
+    // The wait the server asked for is always said, also after a server's own sentence.
+    if (after !== undefined && after > 0 && !/try again in \d+ s/.test(message)) {
+      data.message = `${message.replace(/[.\s]+$/, '')}: try again in ${after} s`
+    }
   }
   return new AppError(data)
 }
