@@ -104,9 +104,9 @@ export class ConnectivityMonitor {
         const after = AppError.is(e) && isThrottle(e) ? (e.retryAfter ?? 0) * 1000 : 0
         this.serverWaitMs = after
         const wait = this.nextDelayMs()
-        this.markOffline(
-          `${message.replace(/[.\s]+$/, '')} (trying again in ${Math.max(1, Math.ceil(wait / 1000))} s)`
-        )
+        const next = `trying again in ${Math.max(1, Math.ceil(wait / 1000))} s`
+        const said = /try again in \d+ s/.test(message)
+        this.markOffline(said ? message : `${message.replace(/[.\s]+$/, '')} (${next})`)
       }
       // Any other answer (even an error) means the server is reachable.
       else this.markOnline()
