@@ -31,6 +31,28 @@ export interface SyncDeps {
   backoff?: { baseMs?: number; capMs?: number; random?: () => number }
 }
 
+/**
+ * A check's read: null when the server cannot answer it for another reason than reachability
+ * (the operation is not offered, the item is gone…): the change then goes out unchecked and the
+ * server decides. Unreachable: thrown, so the entry waits.
+ */
+async function checked<T>(read: Promise<T>): Promise<T | null> {
+  try {
+    return await read
+  } catch (e) {
+    if (AppError.is(e) && isConnectivityError(e)) throw e
+    return null
+  }
+}
+
+/** The item's `updatedAt` is not the one the edit started from (compared as instants when both parse). */
+function moved(now: unknown, base: string): boolean {
+  if (typeof now !== 'string') return false
+  const a = Date.parse(now)
+  const b = Date.parse(base)
+  return Number.isFinite(a) && Number.isFinite(b) ? a !== b : now !== base
+}
+
 export class SyncCoordinator {
   private replaying: Promise<void> | null = null
   private again = false
@@ -162,14 +184,15 @@ export class SyncCoordinator {
     const done = (res: { realId?: string }): ExecuteResult =>
       input.tempId && res.realId ? { tempId: input.tempId, realId: res.realId } : undefined
     if (!extra.force && op.kind === 'create' && (entry.status === 'uncertain' || extra.attemptedAt)) {
-      const found = op.find && op.known && op.adopt ? findCreated(await op.find(s), op.known(s), extra) : null
+      const list = op.find && op.known && op.adopt ? await checked(op.find(s)) : null
+      const found = list && op.known ? findCreated(list, op.known(s), extra) : null
       if (found && op.adopt) return done(op.adopt(s, found, input.tempId))
       if (entry.status === 'uncertain') return { held: 'uncertain' }
     }
-    if (!extra.force && op.kind === 'update' && op.current && op.known && op.adopt) {
-      const current = await op.current(s)
+    const current = !extra.force && op.kind === 'update' && op.current ? await checked(op.current(s)) : null
+    if (current && op.known && op.adopt) {
       if (patchApplied(current, op.known(s))) return done(op.adopt(s, current, undefined))
-      if (extra.base && typeof current.updatedAt === 'string' && current.updatedAt !== extra.base) {
+      if (extra.base && moved(current.updatedAt, extra.base)) {
         const message = 'Changed on the server since you edited it: keep yours, take the server’s, or compare'
         s.outbox.markConflict(entry.id, { kind: 'conflict', message, code: 'edit_conflict' }, current)
         return { held: 'conflict' }

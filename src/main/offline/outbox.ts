@@ -166,7 +166,8 @@ export class SqliteOutboxStore implements OutboxStore {
     this.durable(() => {
       this.s.setStatus.run('pending', null, id)
       if (opts.resetAttempts) this.s.resetAttempts.run(id)
-      this.patchInside(id, { retryAt: undefined, server: undefined, throttled: undefined })
+      this.patchInside(id, { retryAt: undefined, server: undefined })
+      if (opts.resetAttempts) this.patchInside(id, { throttled: undefined })
     })
   }
 
