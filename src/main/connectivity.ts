@@ -4,10 +4,13 @@
  */
 import type { Connectivity } from '../shared/ipc'
 import { AppError, isConnectivityError } from '../shared/errors'
-import { backoffMs, isThrottle } from './offline/writeRules'
+import { backoffMs, isThrottle, neverSent } from './offline/writeRules'
 
 export interface ConnectivityOptions {
-  /** First probe period while offline; it doubles (with jitter) after each failed probe, up to maxIntervalMs. */
+  /**
+   * First probe period while offline; it doubles (with jitter) after each probe that failed with
+   * a timeout, a reset or a 5xx, up to maxIntervalMs, and is never shorter than a 503's Retry-After.
+   */
   intervalMs: number
   /** Default max(intervalMs, 60000). */
   maxIntervalMs?: number
@@ -100,13 +103,14 @@ export class ConnectivityMonitor {
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e)
       if (this.isConnectivityFailure(e)) {
-        this.failures += 1
+        // Back-off when something answered badly or not in time (an overloaded server or proxy);
+        // a refused connection or an unknown host costs nobody anything: probed at the base rate.
+        if (!neverSent(e)) this.failures += 1
         const after = AppError.is(e) && isThrottle(e) ? (e.retryAfter ?? 0) * 1000 : 0
         this.serverWaitMs = after
-        const wait = this.nextDelayMs()
-        const next = `trying again in ${Math.max(1, Math.ceil(wait / 1000))} s`
-        const said = /try again in \d+ s/.test(message)
-        this.markOffline(said ? message : `${message.replace(/[.\s]+$/, '')} (${next})`)
+        // The message stays the same from probe to probe (no event per probe); a 429/503's own
+        // message already says "try again in N s" (normalize.ts).
+        this.markOffline(message)
       }
       // Any other answer (even an error) means the server is reachable.
       else this.markOnline()

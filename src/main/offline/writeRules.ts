@@ -20,6 +20,11 @@ const NOT_SENT_CODES = new Set([
   'ENETDOWN'
 ])
 
+/** True when the request certainly never reached a server (refused, no such host, no route). */
+export function neverSent(e: unknown): boolean {
+  return AppError.is(e) && e.kind === 'network' && NOT_SENT_CODES.has(e.code ?? '')
+}
+
 /** True when a write failed in a way that leaves its outcome unknown. */
 export function outcomeUnknown(e: unknown): boolean {
   if (!AppError.is(e)) return false
