@@ -11,6 +11,9 @@ import type { EventName, IpcEvents, OutboxEntry, Read, Write } from '../shared/i
 import { nowTimestamp as now } from './clock'
 import { isLocalId, LOCAL_ID_PREFIX, outboxSnapshot, type Item, type Resource } from './offline'
 import { placeItem } from './offline/scopes'
+import type { OutboxExtra } from './offline/types'
+import { outcomeUnknown, uncertainError } from './offline/writeRules'
+import { withIdempotencyKey } from './api/idempotency'
 import type { Lease, ReadOptions, WriteOp } from './resources/kit'
 import type { ConnectivityMonitor } from './connectivity'
 import type { EventBus } from './events'
@@ -164,29 +167,75 @@ export class CachedApi {
     return s.outbox.list().length > 0
   }
 
+  /**
+   * What a change keeps for its replay, taken before it is first sent: its Idempotency-Key, the
+   * `updatedAt` an update started from (the one of an earlier queued edit of the same item, else
+   * the cached server value), and for a create the same-named items known before the attempt.
+   */
+  private extraFor(s: Lease, op: WriteOp): OutboxExtra {
+    const extra: OutboxExtra = { key: randomUUID() }
+    if (op.kind === 'update' && op.itemId) {
+      const itemId = op.itemId
+      extra.itemId = itemId
+      const earlier = s.outbox.list().find((e) => s.outbox.extraOf(e.id).itemId === itemId)
+      const hit = s.cache.getItem<Item>(op.resource, itemId)
+      const base = earlier
+        ? s.outbox.extraOf(earlier.id).base
+        : hit && hit.syncedAt !== null && typeof hit.value.updatedAt === 'string'
+          ? hit.value.updatedAt
+          : undefined
+      if (base) extra.base = base
+    }
+    if (op.kind === 'create' && op.known) {
+      const name = op.known(s).name
+      extra.attemptedAt = new Date().toISOString()
+      if (typeof name === 'string')
+        extra.knownIds = s.cache
+          .catalogue<Item>(op.resource)
+          .filter((i) => i.name === name)
+          .map((i) => i.id)
+    }
+    return extra
+  }
+
   async write<T>(s: Lease, channel: string, args: unknown): Promise<Write<T>> {
     const op = this.buildOp(channel, args)
     const mustQueue = !this.deps.connectivity.get().online || this.pendingLocalRef(s, op)
+    const extra = this.extraFor(s, op)
     if (!mustQueue) {
       try {
-        const { data } = await op.online(s, undefined)
+        const { data } = await withIdempotencyKey(extra.key ?? randomUUID(), () => op.online(s, undefined))
         this.deps.connectivity.markOnline()
         this.deps.emit('data.changed', { resource: op.resource })
         return { status: 'done', data: plain(data) as T }
       } catch (e) {
         if (!AppError.is(e) || !isConnectivityError(e)) throw e
         this.offline(e)
+        // It may have been stored: kept as 'uncertain' with the same key, never sent again blindly.
+        if (op.kind === 'create' && outcomeUnknown(e)) return this.queue<T>(s, channel, args, op, extra, e)
       }
     }
-    return this.queue<T>(s, channel, args, op)
+    delete extra.attemptedAt
+    return this.queue<T>(s, channel, args, op, extra)
   }
 
-  private queue<T>(s: Lease, channel: string, args: unknown, op: WriteOp): Write<T> {
+  private queue<T>(
+    s: Lease,
+    channel: string,
+    args: unknown,
+    op: WriteOp,
+    extra: OutboxExtra,
+    uncertain?: AppError
+  ): Write<T> {
     const tempId = op.kind === 'create' ? `${LOCAL_ID_PREFIX}${randomUUID()}` : undefined
     const label = op.label(s)
     const data = op.optimistic(s, tempId)
     const input: QueuedInput = tempId ? { args, tempId } : { args }
-    const entry = s.outbox.enqueue({ channel, label, input })
+    const entry = s.outbox.enqueue(
+      uncertain
+        ? { channel, label, input, extra, uncertain: uncertainError(uncertain.toData()), attempts: 1 }
+        : { channel, label, input, extra }
+    )
     this.deps.emit('outbox.changed', outboxSnapshot(s.outbox))
     this.deps.emit('data.changed', { resource: op.resource })
     this.deps.events.emit('changes.waiting', undefined)

@@ -4,10 +4,17 @@
  */
 import type { Connectivity } from '../shared/ipc'
 import { AppError, isConnectivityError } from '../shared/errors'
+import { backoffMs, isThrottle, neverSent } from './offline/writeRules'
 
 export interface ConnectivityOptions {
-  /** Probe period while offline. */
+  /**
+   * First probe period while offline; it doubles (with jitter) after each probe that failed with
+   * a timeout, a reset or a 5xx, up to maxIntervalMs, and is never shorter than a 503's Retry-After.
+   */
   intervalMs: number
+  /** Default max(intervalMs, 60000). */
+  maxIntervalMs?: number
+  random?: () => number
   onChange: (state: Connectivity) => void
   onOnline: () => void
 }
@@ -17,6 +24,9 @@ export class ConnectivityMonitor {
   private timer: ReturnType<typeof setTimeout> | null = null
   private probing = false
   private stopped = false
+  /** Failed probes in a row, and the wait a 429/503 asked for (ms). */
+  private failures = 0
+  private serverWaitMs = 0
   /** The current session's probe: a cheap request; resolves when the server answered. */
   private probe: () => Promise<void> = async () => undefined
 
@@ -41,6 +51,8 @@ export class ConnectivityMonitor {
     const wasOffline = !this.state.online
     const changed = wasOffline || (syncedAt !== undefined && syncedAt !== this.state.lastSyncedAt)
     this.state = { online: true, lastSyncedAt: syncedAt ?? this.state.lastSyncedAt }
+    this.failures = 0
+    this.serverWaitMs = 0
     this.cancel()
     if (changed) this.opts.onChange(this.get())
     if (wasOffline) this.opts.onOnline()
@@ -60,6 +72,17 @@ export class ConnectivityMonitor {
     return this.get()
   }
 
+  /** The next probe's delay: back-off over failed probes, never before what the server asked. */
+  nextDelayMs(): number {
+    const cap = this.opts.maxIntervalMs ?? Math.max(this.opts.intervalMs, 60_000)
+    const o = {
+      baseMs: this.opts.intervalMs,
+      capMs: cap,
+      ...(this.opts.random ? { random: this.opts.random } : {})
+    }
+    return Math.max(this.serverWaitMs, backoffMs(Math.max(0, this.failures - 1), o))
+  }
+
   private schedule(): void {
     if (this.timer || this.stopped) return
     this.timer = setTimeout(() => {
@@ -67,7 +90,7 @@ export class ConnectivityMonitor {
       void this.runProbe().then(() => {
         if (!this.state.online) this.schedule()
       })
-    }, this.opts.intervalMs)
+    }, this.nextDelayMs())
     this.timer.unref?.()
   }
 
@@ -79,7 +102,16 @@ export class ConnectivityMonitor {
       this.markOnline()
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e)
-      if (this.isConnectivityFailure(e)) this.markOffline(message)
+      if (this.isConnectivityFailure(e)) {
+        // Back-off when something answered badly or not in time (an overloaded server or proxy);
+        // a refused connection or an unknown host costs nobody anything: probed at the base rate.
+        if (!neverSent(e)) this.failures += 1
+        const after = AppError.is(e) && isThrottle(e) ? (e.retryAfter ?? 0) * 1000 : 0
+        this.serverWaitMs = after
+        // The message stays the same from probe to probe (no event per probe); a 429/503's own
+        // message already says "try again in N s" (normalize.ts).
+        this.markOffline(message)
+      }
       // Any other answer (even an error) means the server is reachable.
       else this.markOnline()
     } finally {

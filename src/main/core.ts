@@ -34,6 +34,12 @@ export interface CoreOptions {
   openExternal: (url: string) => Promise<void>
   /** Deadline for one request to the server. Default 15000. */
   fetchTimeoutMs?: number
+  /** Deadline for one write (POST/PATCH/DELETE). Default 4 × fetchTimeoutMs (60000). */
+  writeTimeoutMs?: number
+  /** Attempts before a queued change is 'failed'. Default 5. */
+  maxReplayAttempts?: number
+  /** Back-off of a queued change after a 429/503 (first wait, cap). Default 1 s doubling to 5 min. */
+  replayBackoff?: { baseMs?: number; capMs?: number }
   /** scrypt cost of the embedded Local workspace service (tests use a low value). */
   serviceScryptCost?: number
   /** How often to probe the server while offline. Default 5000. */
@@ -116,6 +122,7 @@ export function createCore(opts: CoreOptions): Core {
     profiles,
     local,
     fetchTimeoutMs,
+    ...(opts.writeTimeoutMs ? { writeTimeoutMs: opts.writeTimeoutMs } : {}),
     onChange: (state) => emit('session.changed', state),
     events: bus,
     connectivity: () => connectivity.get(),
@@ -126,7 +133,11 @@ export function createCore(opts: CoreOptions): Core {
   const writeKit = { requireUserId: (s: Lease) => session.requireUserId(s) }
   const buildOp = (channel: string, args: unknown) => buildWriteOp(channel, args, writeKit)
   const cached = new CachedApi({ connectivity, events: bus, emit, log }, buildOp)
-  const sync = new SyncCoordinator({ events: bus, connectivity, session, buildOp, probe, emit, log })
+  const sync = new SyncCoordinator({
+    ...{ events: bus, connectivity, session, buildOp, probe, emit, log },
+    ...(opts.maxReplayAttempts ? { maxAttempts: opts.maxReplayAttempts } : {}),
+    ...(opts.replayBackoff ? { backoff: opts.replayBackoff } : {})
+  })
 
   const info = { version: opts.version, platform: process.platform, mode: opts.mode }
   const desktop = opts.desktop ?? createDesktop({ userDataDir: opts.userDataDir, version: opts.version, log })

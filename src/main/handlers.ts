@@ -120,6 +120,10 @@ export const handlers: Handlers = {
     const s = await ctx.lease()
     return ctx.sync.discard(s, id)
   },
+  'outbox.resolve': async ({ id, action }, ctx) => {
+    const s = await ctx.lease()
+    return ctx.sync.resolve(s, id, action)
+  },
 
   // ---- Local workspace backups
   ...localWorkspaceHandlers,

@@ -28,6 +28,8 @@ export interface SessionDeps {
   profiles: ProfileRegistry
   local: LocalWorkspace
   fetchTimeoutMs: number
+  /** Deadline for writes (default 4 × fetchTimeoutMs). */
+  writeTimeoutMs?: number
   /** The session changed (signed in/out, ended): the core emits 'session.changed'. */
   onChange: (state: SessionState) => void
   /** Where 'session.opened' and 'session.closed' are announced (the sync coordinator listens). */
@@ -157,6 +159,7 @@ export class SessionManager {
         getToken: () => (this.active && this.active.generation === gen ? this.active.token : null),
         capabilities: capabilityStoreFor(this.deps.profiles, s.profile.id),
         timeoutMs: this.deps.fetchTimeoutMs,
+        ...(this.deps.writeTimeoutMs ? { writeTimeoutMs: this.deps.writeTimeoutMs } : {}),
         onUnauthorized: () => {
           void this.end(gen, SESSION_ENDED_MESSAGE)
         }

@@ -27,6 +27,8 @@ export interface AppErrorData {
   status?: number
   code?: string
   fields?: FieldIssue[]
+  /** Seconds the server asked us to wait (`Retry-After` of a 429/503). */
+  retryAfter?: number
 }
 
 export class AppError extends Error implements AppErrorData {
@@ -34,6 +36,7 @@ export class AppError extends Error implements AppErrorData {
   readonly status?: number
   readonly code?: string
   readonly fields?: FieldIssue[]
+  readonly retryAfter?: number
   constructor(data: AppErrorData) {
     super(data.message)
     this.name = 'AppError'
@@ -41,12 +44,14 @@ export class AppError extends Error implements AppErrorData {
     if (data.status !== undefined) this.status = data.status
     if (data.code !== undefined) this.code = data.code
     if (data.fields !== undefined) this.fields = data.fields
+    if (data.retryAfter !== undefined) this.retryAfter = data.retryAfter
   }
   toData(): AppErrorData {
     const out: AppErrorData = { kind: this.kind, message: this.message }
     if (this.status !== undefined) out.status = this.status
     if (this.code !== undefined) out.code = this.code
     if (this.fields !== undefined) out.fields = this.fields
+    if (this.retryAfter !== undefined) out.retryAfter = this.retryAfter
     return out
   }
   static is(e: unknown): e is AppError {

@@ -81,7 +81,15 @@ export interface Read<T> {
 /** A change applied now, or queued in the outbox because the server cannot be reached. */
 export type Write<T> = { status: 'done'; data: T } | { status: 'queued'; data: T; outboxId: string }
 
-export type OutboxStatus = 'pending' | 'replaying' | 'failed'
+/**
+ * 'uncertain': a write whose outcome is unknown (timeout, or the connection cut after it was sent):
+ * it may be on the server already, so it is not sent again without a check or the user's word.
+ * 'conflict': the item changed on the server since the edit was made (its `updatedAt` moved).
+ */
+export type OutboxStatus = 'pending' | 'replaying' | 'failed' | 'uncertain' | 'conflict'
+/** What the user decides for an 'uncertain' or 'conflict' entry (discard is `outbox.discard`). */
+export const OUTBOX_RESOLUTIONS = ['sendAnyway', 'takeServer'] as const
+export type OutboxResolution = (typeof OUTBOX_RESOLUTIONS)[number]
 export interface OutboxEntry {
   id: string
   seq: number
@@ -93,6 +101,10 @@ export interface OutboxEntry {
   status: OutboxStatus
   error?: AppErrorData
   attempts: number
+  /** Not sent again before this time (the server asked to wait, or back-off). */
+  retryAt?: string
+  /** A 'conflict': the item as the server has it now, to compare with `input`. */
+  server?: unknown
 }
 
 export type Capability = 'offered' | 'not_offered' | 'unknown'
@@ -216,6 +228,8 @@ export const ipcContract = {
   'outbox.list': op<OutboxEntry[]>()(Empty),
   'outbox.retry': op<OutboxEntry[]>()(ById),
   'outbox.discard': op<OutboxEntry[]>()(ById),
+  /** 'sendAnyway': send the change as it is; 'takeServer': drop it and keep the server's item. */
+  'outbox.resolve': op<OutboxEntry[]>()(z.object({ id: StrictId, action: z.enum(OUTBOX_RESOLUTIONS) })),
 
   'localWorkspace.backups': op<LocalBackupsState>()(Empty),
   /** Replaces the Local workspace's database with a backup (the current one is moved aside). */

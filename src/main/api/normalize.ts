@@ -97,6 +97,23 @@ export function kindForStatus(status: number): AppErrorKind {
 const REJECTED_CREDENTIAL_RE =
   /not authenticated|invalid token|expired token|token (is )?(invalid|expired)|could not validate credentials|invalid authentication|credentials were not provided|unauthori[sz]ed/i
 
+/**
+ * `Retry-After` as whole seconds from now: delay-seconds or an HTTP date (RFC 9110 §10.2.3).
+ * Undefined when absent or unreadable; a date in the past is 0.
+ */
+export function retryAfterSeconds(
+  header: string | string[] | undefined,
+  nowMs = Date.now()
+): number | undefined {
+  const v = (Array.isArray(header) ? header[0] : header)?.trim()
+  if (!v) return undefined
+  if (/^\d+$/.test(v)) return Number(v)
+  if (/^\d+\.\d+$/.test(v)) return Math.ceil(Number(v))
+  const at = Date.parse(v)
+  if (!Number.isFinite(at) || !/[a-z]/i.test(v)) return undefined
+  return Math.max(0, Math.ceil((at - nowMs) / 1000))
+}
+
 export function statusLabel(raw: Pick<RawResponse, 'status' | 'statusText'>): string {
   const text = raw.statusText || STATUS_CODES[raw.status] || ''
   return text ? `${raw.status} ${text}` : String(raw.status)
@@ -121,9 +138,9 @@ function defaultMessage(kind: AppErrorKind, raw: RawResponse, ctx: FailureContex
     case 'too_large':
       return 'The request is too large for the server'
     case 'rate_limited': {
-      const after = Number(raw.headers['retry-after'])
-      return Number.isFinite(after) && after > 0
-        ? `Too many requests: try again in ${Math.ceil(after)} s`
+      const after = retryAfterSeconds(raw.headers['retry-after'])
+      return after !== undefined && after > 0
+        ? `Too many requests: try again in ${after} s`
         : 'Too many requests: wait a moment and try again'
     }
     case 'server':
@@ -194,6 +211,14 @@ function make(
   const data: ConstructorParameters<typeof AppError>[0] = { kind, message, status: raw.status }
   if (extra?.code) data.code = extra.code
   if (extra?.fields?.length) data.fields = extra.fields
+  if (raw.status === 429 || raw.status === 503) {
+    const after = retryAfterSeconds(raw.headers['retry-after'])
+    if (after !== undefined) data.retryAfter = after
+    // The wait the server asked for is always said, also after a server's own sentence.
+    if (after !== undefined && after > 0 && !/try again in \d+ s/.test(message)) {
+      data.message = `${message.replace(/[.\s]+$/, '')}: try again in ${after} s`
+    }
+  }
   return new AppError(data)
 }
 

@@ -7,6 +7,7 @@ import { AppError } from '../../shared/errors'
 import { isExtraOperation, notOffered, type CapabilityStore } from './capabilities'
 import { createAgents, send, TransportError, type RawResponse } from './http'
 import { maskSecrets } from '../mask'
+import { nextIdempotencyKey } from './idempotency'
 import { failureFromResponse, isRecord, isRouteMiss, parseBody } from './normalize'
 
 export interface ApiClientOptions {
@@ -14,8 +15,10 @@ export interface ApiClientOptions {
   baseUrl: string
   getToken: () => string | null
   capabilities: CapabilityStore
-  /** Deadline for a whole exchange. Default 15000. */
+  /** Deadline for a whole exchange of a read (GET). Default 15000. */
   timeoutMs?: number
+  /** Deadline for a whole exchange of a write (POST, PATCH, DELETE): slow stores must not look lost. Default 4 × timeoutMs (60000). */
+  writeTimeoutMs?: number
   /** Larger answers fail with 'too_large'. Default 64 MiB. */
   maxResponseBytes?: number
   /** Retries of idempotent GETs on network failures (not timeouts). Default 2. */
@@ -64,6 +67,8 @@ export interface Call {
   scope: 'collection' | 'item'
   /** Singular noun for messages ("agent"). */
   what: string
+  /** Sent as `Idempotency-Key` (writes); by default the key of the write under way (idempotency.ts). */
+  idempotencyKey?: string
 }
 
 const RETRYABLE_NETWORK_CODES = new Set([
@@ -100,13 +105,14 @@ export interface Transport {
 export function createTransport(opts: ApiClientOptions): Transport {
   const baseUrl = normalizeBaseUrl(opts.baseUrl)
   const host = new URL(baseUrl).host
-  const timeoutMs = opts.timeoutMs ?? 15_000
+  const readTimeoutMs = opts.timeoutMs ?? 15_000
+  const writeTimeoutMs = opts.writeTimeoutMs ?? readTimeoutMs * 4
   const maxResponseBytes = opts.maxResponseBytes ?? 64 * 1024 * 1024
   const getRetries = Math.max(0, opts.getRetries ?? 2)
   const caps = opts.capabilities
   const agents = createAgents()
 
-  function transportToAppError(err: unknown): AppError {
+  function transportToAppError(err: unknown, timeoutMs: number): AppError {
     if (err instanceof TransportError) {
       if (err.failure === 'timeout') {
         const limit = timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`
@@ -140,7 +146,10 @@ export function createTransport(opts: ApiClientOptions): Transport {
   async function exchange(call: Call, headers: Record<string, string>, body: string | undefined) {
     const url = new URL(`${baseUrl}/api/v1${call.path}`)
     for (const [k, v] of Object.entries(call.query ?? {})) url.searchParams.set(k, v)
+    // Only reads are sent again by the transport: a write that may have reached the server is
+    // never repeated here (its outcome is "unknown" and the caller decides, see offline/uncertain.ts).
     const idempotent = call.method === 'GET'
+    const timeoutMs = idempotent ? readTimeoutMs : writeTimeoutMs
     let attempt = 0
     for (;;) {
       try {
@@ -156,17 +165,14 @@ export function createTransport(opts: ApiClientOptions): Transport {
         return await send(sendOpts)
       } catch (err) {
         const retry =
+          idempotent &&
           err instanceof TransportError &&
           err.failure === 'network' &&
-          ((idempotent && attempt < getRetries && RETRYABLE_NETWORK_CODES.has(err.code)) ||
-            (!idempotent &&
-              attempt === 0 &&
-              err.reusedSocket &&
-              !err.responseStarted &&
-              err.code === 'ECONNRESET'))
-        if (!retry) throw transportToAppError(err)
+          attempt < getRetries &&
+          RETRYABLE_NETWORK_CODES.has(err.code)
+        if (!retry) throw transportToAppError(err, timeoutMs)
         attempt += 1
-        if (idempotent) await sleep(150 * attempt)
+        await sleep(150 * attempt)
       }
     }
   }
@@ -194,6 +200,10 @@ export function createTransport(opts: ApiClientOptions): Transport {
       secrets.push(token)
       headers.Authorization = `Bearer ${token}`
       headers.Autorization = `Bearer ${token}`
+    }
+    if (call.method !== 'GET') {
+      const key = call.idempotencyKey ?? nextIdempotencyKey()
+      if (key) headers['Idempotency-Key'] = key
     }
     let body: string | undefined
     if (call.body !== undefined) {

@@ -50,7 +50,8 @@ const SCHEMA = `
     status TEXT NOT NULL,
     error TEXT,
     attempts INTEGER NOT NULL DEFAULT 0,
-    temp_id TEXT
+    temp_id TEXT,
+    extra TEXT
   );
 `
 const TABLES = ['items', 'lists', 'list_items', 'meta', 'outbox']
@@ -105,6 +106,9 @@ export function openChecked(file: string): Db {
       throw new SchemaMismatch(`Cache schema version ${version}, expected ${SCHEMA_VERSION}`)
     } else if (TABLES.some((t) => !names.includes(t))) {
       throw new SchemaMismatch('Cache file is missing tables')
+    } else if (!columnsOf(db, 'outbox').has('extra')) {
+      // Added after version 1 shipped: the replay state of an entry (outbox.ts), NULL for old rows.
+      db.exec('ALTER TABLE outbox ADD COLUMN extra TEXT')
     }
     return db
   } catch (e) {
@@ -117,6 +121,12 @@ export function openChecked(file: string): Db {
   }
 }
 
+function columnsOf(db: Db, table: string): Set<string> {
+  return new Set(
+    (db.prepare(`PRAGMA table_info(${table})`).raw(true).all() as unknown[][]).map((r) => String(r[1]))
+  )
+}
+
 export interface SalvagedEntry {
   id: string
   channel: string
@@ -127,6 +137,7 @@ export interface SalvagedEntry {
   error: string | null
   attempts: number
   temp_id: string | null
+  extra: string | null
 }
 
 /**
@@ -138,21 +149,19 @@ export function salvageOutbox(file: string): SalvagedEntry[] {
   let db: Db | null = null
   try {
     db = new Database(file, { readonly: true })
-    const cols = new Set(
-      (db.prepare('PRAGMA table_info(outbox)').raw(true).all() as unknown[][]).map((r) => String(r[1]))
-    )
+    const cols = columnsOf(db, 'outbox')
     for (const c of ['id', 'channel', 'label', 'input', 'created_at']) if (!cols.has(c)) return []
     const opt = (c: string, fallback: string) => (cols.has(c) ? c : `${fallback} AS ${c}`)
     const rows = db
       .prepare(
         `SELECT id, channel, label, input, created_at, ${opt('status', "'pending'")}, ${opt('error', 'NULL')},
-                ${opt('attempts', '0')}, ${opt('temp_id', 'NULL')} FROM outbox ORDER BY ${cols.has('seq') ? 'seq' : 'rowid'}`
+                ${opt('attempts', '0')}, ${opt('temp_id', 'NULL')}, ${opt('extra', 'NULL')} FROM outbox ORDER BY ${cols.has('seq') ? 'seq' : 'rowid'}`
       )
       .raw(true)
       .all() as unknown[][]
     const out: SalvagedEntry[] = []
     for (const r of rows) {
-      const [id, channel, label, input, createdAt, status, error, attempts, tempId] = r
+      const [id, channel, label, input, createdAt, status, error, attempts, tempId, extra] = r
       if (typeof id !== 'string' || typeof channel !== 'string' || typeof label !== 'string') continue
       out.push({
         id,
@@ -160,10 +169,12 @@ export function salvageOutbox(file: string): SalvagedEntry[] {
         label,
         input: typeof input === 'string' ? input : null,
         created_at: typeof createdAt === 'string' ? createdAt : new Date().toISOString(),
-        status: status === 'failed' ? 'failed' : 'pending',
+        // An entry that may already be on the server stays so (never silently sent again).
+        status: status === 'failed' || status === 'uncertain' || status === 'conflict' ? status : 'pending',
         error: typeof error === 'string' ? error : null,
         attempts: Number(attempts) || 0,
-        temp_id: typeof tempId === 'string' ? tempId : null
+        temp_id: typeof tempId === 'string' ? tempId : null,
+        extra: typeof extra === 'string' ? extra : null
       })
     }
     return out
@@ -238,12 +249,23 @@ export function openOrRebuild(file: string): OpenResult {
   }
   if (salvaged.length > 0) {
     const insert = db.prepare(
-      `INSERT OR IGNORE INTO outbox (id, channel, label, input, created_at, status, error, attempts, temp_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
+      `INSERT OR IGNORE INTO outbox (id, channel, label, input, created_at, status, error, attempts, temp_id, extra)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
     )
     db.transaction(() => {
       for (const s of salvaged) {
-        insert.run(s.id, s.channel, s.label, s.input, s.created_at, s.status, s.error, s.attempts, s.temp_id)
+        insert.run(
+          s.id,
+          s.channel,
+          s.label,
+          s.input,
+          s.created_at,
+          s.status,
+          s.error,
+          s.attempts,
+          s.temp_id,
+          s.extra
+        )
       }
     })()
   }

@@ -8,12 +8,24 @@ import type { AppErrorData } from '../../shared/errors'
 import type { OutboxEntry, OutboxStatus } from '../../shared/ipc'
 import type { Db } from './db'
 import { replaceString } from './merge'
-import type { OutboxStore } from './types'
+import type { OutboxExtra, OutboxStore } from './types'
 
-const COLUMNS = 'seq, id, channel, label, input, created_at, status, error, attempts'
+const COLUMNS = 'seq, id, channel, label, input, created_at, status, error, attempts, extra'
+const STATUSES: readonly OutboxStatus[] = ['pending', 'replaying', 'failed', 'uncertain', 'conflict']
+
+function parseExtra(v: unknown): OutboxExtra {
+  if (typeof v !== 'string') return {}
+  try {
+    const x = JSON.parse(v) as unknown
+    return typeof x === 'object' && x !== null && !Array.isArray(x) ? (x as OutboxExtra) : {}
+  } catch {
+    return {}
+  }
+}
 
 function toEntry(r: unknown[]): OutboxEntry {
-  const [seq, id, channel, label, input, createdAt, status, error, attempts] = r
+  const [seq, id, channel, label, input, createdAt, status, error, attempts, extraText] = r
+  const extra = parseExtra(extraText)
   const entry: OutboxEntry = {
     id: String(id),
     seq: Number(seq),
@@ -21,11 +33,22 @@ function toEntry(r: unknown[]): OutboxEntry {
     label: String(label),
     input: typeof input === 'string' ? (JSON.parse(input) as unknown) : undefined,
     createdAt: String(createdAt),
-    status: (status === 'replaying' || status === 'failed' ? status : 'pending') as OutboxStatus,
+    status: STATUSES.includes(status as OutboxStatus) ? (status as OutboxStatus) : 'pending',
     attempts: Number(attempts) || 0
   }
   if (typeof error === 'string') entry.error = JSON.parse(error) as AppErrorData
+  if (extra.retryAt) entry.retryAt = extra.retryAt
+  if (extra.server !== undefined) entry.server = extra.server
   return entry
+}
+
+function errorData(error: AppErrorData): AppErrorData {
+  const data: AppErrorData = { kind: error.kind, message: error.message }
+  if (error.status !== undefined) data.status = error.status
+  if (error.code !== undefined) data.code = error.code
+  if (error.fields !== undefined) data.fields = error.fields
+  if (error.retryAfter !== undefined) data.retryAfter = error.retryAfter
+  return data
 }
 
 function serialize(input: unknown): string | null {
@@ -46,13 +69,16 @@ export class SqliteOutboxStore implements OutboxStore {
   constructor(private readonly db: Db) {
     this.s = {
       insert: db.prepare(
-        `INSERT INTO outbox (id, channel, label, input, created_at, status, attempts, temp_id)
-         VALUES (?, ?, ?, ?, ?, 'pending', 0, ?)`
+        `INSERT INTO outbox (id, channel, label, input, created_at, status, error, attempts, temp_id, extra)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
       ),
       list: db.prepare(`SELECT ${COLUMNS} FROM outbox ORDER BY seq`).raw(true),
       get: db.prepare(`SELECT ${COLUMNS} FROM outbox WHERE id = ?`).raw(true),
       tempId: db.prepare('SELECT temp_id FROM outbox WHERE id = ?').raw(true),
       setStatus: db.prepare('UPDATE outbox SET status = ?, error = ? WHERE id = ?'),
+      extra: db.prepare('SELECT extra FROM outbox WHERE id = ?').raw(true),
+      setExtra: db.prepare('UPDATE outbox SET extra = ? WHERE id = ?'),
+      resetAttempts: db.prepare('UPDATE outbox SET attempts = 0 WHERE id = ?'),
       replaying: db.prepare(
         "UPDATE outbox SET status = 'replaying', error = NULL, attempts = attempts + 1 WHERE id = ?"
       ),
@@ -77,13 +103,34 @@ export class SqliteOutboxStore implements OutboxStore {
    * Queues a change. `tempId` (optional, an addition to the brief's interface) names the temporary
    * id this entry creates, so replay can hold back later entries that refer to it if it is refused.
    */
-  enqueue(e: { channel: string; label: string; input: unknown; tempId?: string }): OutboxEntry {
+  enqueue(e: {
+    channel: string
+    label: string
+    input: unknown
+    tempId?: string
+    /** 'uncertain' (addition): a direct write whose outcome is unknown, with that error and its attempt. */
+    uncertain?: AppErrorData
+    attempts?: number
+    extra?: OutboxExtra
+  }): OutboxEntry {
     if (typeof e.channel !== 'string' || !e.channel) throw new TypeError('An outbox entry needs a channel')
     const input = serialize(e.input)
     const id = `ob-${randomUUID()}`
     const createdAt = new Date().toISOString()
+    const extra: OutboxExtra = { key: randomUUID(), ...(e.extra ?? {}) }
     this.durable(() => {
-      this.s.insert.run(id, e.channel, String(e.label ?? ''), input, createdAt, e.tempId ?? null)
+      this.s.insert.run(
+        id,
+        e.channel,
+        String(e.label ?? ''),
+        input,
+        createdAt,
+        e.uncertain ? 'uncertain' : 'pending',
+        e.uncertain ? JSON.stringify(errorData(e.uncertain)) : null,
+        e.attempts ?? 0,
+        e.tempId ?? null,
+        JSON.stringify(extra)
+      )
     })
     const entry = this.get(id)
     if (!entry) throw new Error('The outbox entry was not stored')
@@ -111,15 +158,56 @@ export class SqliteOutboxStore implements OutboxStore {
   }
 
   markFailed(id: string, error: AppErrorData): void {
-    const data: AppErrorData = { kind: error.kind, message: error.message }
-    if (error.status !== undefined) data.status = error.status
-    if (error.code !== undefined) data.code = error.code
-    if (error.fields !== undefined) data.fields = error.fields
-    this.durable(() => this.s.setStatus.run('failed', JSON.stringify(data), id))
+    this.durable(() => this.s.setStatus.run('failed', JSON.stringify(errorData(error)), id))
   }
 
-  markPending(id: string): void {
-    this.durable(() => this.s.setStatus.run('pending', null, id))
+  /** Pending again; `resetAttempts` when the user asked (the attempt cap starts over). */
+  markPending(id: string, opts: { resetAttempts?: boolean } = {}): void {
+    this.durable(() => {
+      this.s.setStatus.run('pending', null, id)
+      if (opts.resetAttempts) this.s.resetAttempts.run(id)
+      this.patchInside(id, { retryAt: undefined, server: undefined })
+      if (opts.resetAttempts) this.patchInside(id, { throttled: undefined })
+    })
+  }
+
+  /** Pending, with the reason it waits and not before `retryAt` (a 429/503 or back-off). */
+  markWaiting(id: string, error: AppErrorData, retryAt: string, throttled: number): void {
+    this.durable(() => {
+      this.s.setStatus.run('pending', JSON.stringify(errorData(error)), id)
+      this.patchInside(id, { retryAt, throttled })
+    })
+  }
+
+  /** May already be on the server: not sent again without a check or the user's word. */
+  markUncertain(id: string, error: AppErrorData): void {
+    this.durable(() => this.s.setStatus.run('uncertain', JSON.stringify(errorData(error)), id))
+  }
+
+  /** The item moved on the server since the edit: the user compares and decides. */
+  markConflict(id: string, error: AppErrorData, server: unknown): void {
+    this.durable(() => {
+      this.s.setStatus.run('conflict', JSON.stringify(errorData(error)), id)
+      this.patchInside(id, { server })
+    })
+  }
+
+  extraOf(id: string): OutboxExtra {
+    const row = this.s.extra.get(id) as unknown[] | undefined
+    return row ? parseExtra(row[0]) : {}
+  }
+
+  patchExtra(id: string, patch: Partial<OutboxExtra>): void {
+    this.durable(() => this.patchInside(id, patch))
+  }
+
+  private patchInside(id: string, patch: Partial<OutboxExtra>): void {
+    const next: Record<string, unknown> = { ...this.extraOf(id) }
+    for (const [k, v] of Object.entries(patch)) {
+      if (v === undefined) delete next[k]
+      else next[k] = v
+    }
+    this.s.setExtra.run(JSON.stringify(next), id)
   }
 
   remove(id: string): void {

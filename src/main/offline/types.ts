@@ -63,9 +63,36 @@ export interface CacheStore {
   remapId(tempId: string, realId: string): void
 }
 
+/** The replay state an outbox entry keeps beside its input (column `extra`, JSON). */
+export interface OutboxExtra {
+  /** The entry's `Idempotency-Key`, the same on every attempt (made at enqueue when not given). */
+  key?: string
+  /** An update: the item it changes and the `updatedAt` the edit started from (lost-update check). */
+  itemId?: string
+  base?: string
+  /** A create: when it was first sent, and the ids of same-named items known then (uncertain check). */
+  attemptedAt?: string
+  knownIds?: string[]
+  /** Not before this time (429/503 or back-off), and how many such waits so far. */
+  retryAt?: string
+  throttled?: number
+  /** A conflict: the server's item. */
+  server?: unknown
+  /** The user said "send anyway": no conflict or uncertain check on the next attempt. */
+  force?: boolean
+}
+
 export interface OutboxStore {
-  /** Status 'pending', seq increasing, durable (synchronous=FULL) when it returns. */
-  enqueue(e: { channel: string; label: string; input: unknown; tempId?: string }): OutboxEntry
+  /** Status 'pending' (or 'uncertain'), seq increasing, durable (synchronous=FULL) when it returns. */
+  enqueue(e: {
+    channel: string
+    label: string
+    input: unknown
+    tempId?: string
+    uncertain?: AppErrorData
+    attempts?: number
+    extra?: OutboxExtra
+  }): OutboxEntry
   /** In seq order. */
   list(): OutboxEntry[]
   get(id: string): OutboxEntry | null
@@ -73,7 +100,16 @@ export interface OutboxStore {
   markReplaying(id: string): void
   /** Keeps the input intact. */
   markFailed(id: string, error: AppErrorData): void
-  markPending(id: string): void
+  markPending(id: string, opts?: { resetAttempts?: boolean }): void
+  /** Addition: pending, waiting until `retryAt` (429/503, back-off). */
+  markWaiting(id: string, error: AppErrorData, retryAt: string, throttled: number): void
+  /** Addition: outcome unknown. */
+  markUncertain(id: string, error: AppErrorData): void
+  /** Addition: the item moved on the server. */
+  markConflict(id: string, error: AppErrorData, server: unknown): void
+  /** Addition: the entry's replay state. */
+  extraOf(id: string): OutboxExtra
+  patchExtra(id: string, patch: Partial<OutboxExtra>): void
   remove(id: string): void
   /** Rewrites a temporary id to the real id in the inputs of all entries. */
   remapId(tempId: string, realId: string): void

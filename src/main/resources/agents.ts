@@ -57,6 +57,7 @@ export const agentWrites: Writes<'agents.create' | 'agents.update' | 'agents.del
       label: () => `Create agent ${q(b.name)}`,
       known: (s) => ({ ...withTagObjects(s, b) }),
       call: (s) => agents(s).create(withTagObjects(s, b)),
+      find: (s) => agents(s).list(),
       refs: refs.filter((x): x is string => typeof x === 'string')
     })
   },
@@ -64,7 +65,8 @@ export const agentWrites: Writes<'agents.create' | 'agents.update' | 'agents.del
     updateOp('agents', id, {
       label: (s) => `Change agent ${q(cachedName(s, 'agents', id))}`,
       known: (s) => ({ ...withTagObjects(s, patch) }),
-      call: (s) => agents(s).update(id, withTagObjects(s, patch))
+      call: (s) => agents(s).update(id, withTagObjects(s, patch)),
+      current: (s) => agents(s).get(id)
     }),
   'agents.delete': crudWrites('agents', 'agent', agents)['agents.delete']
 }

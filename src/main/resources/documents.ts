@@ -47,7 +47,8 @@ export const documentWrites: Writes<'documents.create' | 'documents.rename' | 'd
     createOp('documents', {
       label: () => `Add document ${q(b.name)}`,
       known: () => ({ ...b }),
-      call: (s) => documents(s).create(b)
+      call: (s) => documents(s).create(b),
+      find: (s) => documents(s).list()
     }),
   'documents.rename': ({ id, patch }) =>
     updateOp('documents', id, {
@@ -58,7 +59,8 @@ export const documentWrites: Writes<'documents.create' | 'documents.rename' | 'd
           : `Rename document ${q(old)} to ${q(patch.name)}`
       },
       known: () => ({ name: patch.name }),
-      call: (s) => documents(s).update(id, patch)
+      call: (s) => documents(s).update(id, patch),
+      current: (s) => documents(s).get(id)
     }),
   'documents.delete': plainDelete('documents', 'document', (s, id) => documents(s).delete(id))
 }

@@ -40,6 +40,16 @@ export interface WriteOp {
   optimistic(s: Lease, tempId: string | undefined): unknown
   /** Ids this change refers to (a pending local id means it must wait behind its create). */
   refs: string[]
+  /** The item an update changes (lost-update check, offline/writeRules.ts). */
+  itemId?: string
+  /** What the change tells about the item: a create is found by it, an update's patch. */
+  known?(s: Lease): Record<string, unknown>
+  /** A create: the server's list, to look for an item whose create had no clear answer. */
+  find?(s: Lease): Promise<Item[]>
+  /** An update: the item as the server has it now. */
+  current?(s: Lease): Promise<Item>
+  /** Takes a server item as this change's result (a create found, an update already applied). */
+  adopt?(s: Lease, item: Item, tempId: string | undefined): { data: unknown; realId?: string }
 }
 
 /** What a write operation may ask of the session. */
@@ -120,21 +130,28 @@ export interface ChangeSpec {
   known: (s: Lease) => Record<string, unknown>
   call: (s: Lease) => Promise<Item>
   refs?: string[]
+  /** A create: the list to look in; an update: the item now (see WriteOp.find / current). */
+  find?: (s: Lease) => Promise<Item[]>
+  current?: (s: Lease) => Promise<Item>
 }
 
 export function createOp(resource: Resource, spec: ChangeSpec): WriteOp {
-  return {
+  const adopt = (s: Lease, res: Item, tempId: string | undefined) => {
+    const item = mergeDefined(spec.known(s), res) as Item
+    const opts = tempId ? { prepend: true, replaceId: tempId } : { prepend: true }
+    const merged = placeItem(s.cache, resource, item, now(), opts)
+    if (tempId) s.cache.removeItem(resource, tempId)
+    return { data: merged, realId: merged.id }
+  }
+  const op: WriteOp = {
     resource,
     kind: 'create',
     label: spec.label,
     refs: spec.refs ?? [],
+    known: spec.known,
+    adopt,
     async online(s, tempId) {
-      const res = await spec.call(s)
-      const item = mergeDefined(spec.known(s), res) as Item
-      const opts = tempId ? { prepend: true, replaceId: tempId } : { prepend: true }
-      const merged = placeItem(s.cache, resource, item, now(), opts)
-      if (tempId) s.cache.removeItem(resource, tempId)
-      return { data: merged, realId: merged.id }
+      return adopt(s, await spec.call(s), tempId)
     },
     optimistic(s, tempId) {
       const at = now()
@@ -148,24 +165,32 @@ export function createOp(resource: Resource, spec: ChangeSpec): WriteOp {
       return placeItem(s.cache, resource, item, null, { prepend: true })
     }
   }
+  if (spec.find) op.find = spec.find
+  return op
 }
 
 export function updateOp(resource: Resource, id: string, spec: ChangeSpec): WriteOp {
-  return {
+  const adopt = (s: Lease, res: Item) => ({
+    data: placeItem(s.cache, resource, mergeDefined(spec.known(s), res) as Item, now())
+  })
+  const op: WriteOp = {
     resource,
     kind: 'update',
     label: spec.label,
     refs: [id, ...(spec.refs ?? [])],
+    itemId: id,
+    known: spec.known,
+    adopt,
     async online(s) {
-      const res = await spec.call(s)
-      const merged = placeItem(s.cache, resource, mergeDefined(spec.known(s), res) as Item, now())
-      return { data: merged }
+      return adopt(s, await spec.call(s))
     },
     optimistic(s) {
       const item: Item = { ...spec.known(s), id, updatedAt: now() }
       return placeItem(s.cache, resource, item, null)
     }
   }
+  if (spec.current) op.current = spec.current
+  return op
 }
 
 export function deleteOp(
@@ -222,13 +247,15 @@ export function crudWrites<R extends Resource, C extends { name: string }, U ext
     createOp(resource, {
       label: () => `Create ${noun} ${q(b.name)}`,
       known: () => ({ ...b }),
-      call: (s) => ep(s).create(b)
+      call: (s) => ep(s).create(b),
+      find: (s) => ep(s).list()
     })
   const update = ({ id, patch }: { id: string; patch: U }) =>
     updateOp(resource, id, {
       label: (s) => `Change ${noun} ${q(cachedName(s, resource, id))}`,
       known: () => ({ ...patch }),
-      call: (s) => ep(s).update(id, patch)
+      call: (s) => ep(s).update(id, patch),
+      current: (s) => ep(s).get(id)
     })
   const ops = {
     [`${resource}.create`]: create,

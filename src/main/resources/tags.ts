@@ -23,7 +23,8 @@ export const tagWrites = {
       call: async (s) => {
         const userId = await kit.requireUserId(s)
         return tags(s).create({ name: b.name, color: b.color, userId })
-      }
+      },
+      find: (s) => tags(s).list()
     })
 }
 

@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef } from 'vue'
-import type { OutboxEntry } from '../../../shared/ipc'
+import type { OutboxEntry, OutboxResolution } from '../../../shared/ipc'
 import type { AppErrorData } from '../../../shared/errors'
 import { desk } from '../desk'
 import { toAppError } from '../composables/useErrors'
@@ -44,5 +44,10 @@ export const useOutboxStore = defineStore('outbox', () => {
     set(await desk().outbox.discard({ id }))
   }
 
-  return { entries, loading, error, pendingCount, failedCount, load, retry, discard, set }
+  /** The user's word on an uncertain or conflicting change. */
+  async function resolve(id: string, action: OutboxResolution): Promise<void> {
+    set(await desk().outbox.resolve({ id, action }))
+  }
+
+  return { entries, loading, error, pendingCount, failedCount, load, retry, discard, resolve, set }
 })
