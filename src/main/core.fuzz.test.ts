@@ -107,6 +107,7 @@ beforeAll(async () => {
     'outbox.list': undefined,
     'outbox.retry': byId('ob-none'),
     'outbox.discard': byId('ob-none'),
+    'outbox.resolve': { id: 'ob-none', action: 'takeServer' },
     'settings.get': undefined,
     'settings.set': { theme: 'dark' },
     'updates.check': undefined,
