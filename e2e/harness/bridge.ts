@@ -21,13 +21,13 @@ export function bridgeScript(): string {
       for (const l of listeners.get(event) ?? []) l(payload);
     };
   };
-  const invoke = async (channel, input) => {
+  const invoke = async (channel, input, callId) => {
     let res;
     try {
       res = await fetch('/__bridge/invoke', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(input === undefined ? { channel } : { channel, input })
+        body: JSON.stringify({ channel, input, callId })
       });
     } catch (e) {
       return { ok: false, error: { kind: 'internal', message: 'The app core is not running.' } };

@@ -115,8 +115,12 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
       }
       const chunks: Buffer[] = []
       for await (const c of req) chunks.push(c as Buffer)
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { channel: string; input?: unknown }
-      const reply = await core.invoke(body.channel, body.input)
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+        channel: string
+        input?: unknown
+        callId?: unknown
+      }
+      const reply = await core.invoke(body.channel, body.input, body.callId)
       res.writeHead(200, { 'content-type': 'application/json' })
       res.end(JSON.stringify(reply))
       return

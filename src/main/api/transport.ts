@@ -5,6 +5,7 @@
  */
 import { AppError } from '../../shared/errors'
 import { isExtraOperation, notOffered, type CapabilityStore } from './capabilities'
+import { currentSignal } from '../callContext'
 import { createAgents, send, TransportError, type RawResponse } from './http'
 import { failureFromResponse, isRecord, isRouteMiss, parseBody } from './normalize'
 
@@ -15,6 +16,15 @@ export interface ApiClientOptions {
   capabilities: CapabilityStore
   /** Deadline for a whole exchange. Default 15000. */
   timeoutMs?: number
+  /**
+   * Deadline for the first byte of a read's answer (status line and headers); the body then has
+   * until timeoutMs. Default 10 s (never more than timeoutMs). A write's
+   * first byte has the whole deadline: the server does its work before it answers, and cutting
+   * that short would only leave its outcome unknown.
+   */
+  firstByteTimeoutMs?: number
+  /** Told when a request starts; calls the returned function when it ends (the "not answering" badge). */
+  onRequest?: () => () => void
   /** Larger answers fail with 'too_large'. Default 64 MiB. */
   maxResponseBytes?: number
   /** Retries of idempotent GETs on network failures (not timeouts). Default 2. */
@@ -100,15 +110,22 @@ export function createTransport(opts: ApiClientOptions): Transport {
   const baseUrl = normalizeBaseUrl(opts.baseUrl)
   const host = new URL(baseUrl).host
   const timeoutMs = opts.timeoutMs ?? 15_000
+  const firstByteTimeoutMs = Math.min(opts.firstByteTimeoutMs ?? 10_000, timeoutMs)
   const maxResponseBytes = opts.maxResponseBytes ?? 64 * 1024 * 1024
   const getRetries = Math.max(0, opts.getRetries ?? 2)
   const caps = opts.capabilities
-  const agents = createAgents()
+  // Reads and writes on separate pools: neither waits for the other's sockets (nor does any
+  // request wait for another: see createAgents).
+  const agents = { read: createAgents(), write: createAgents() }
 
   function transportToAppError(err: unknown): AppError {
     if (err instanceof TransportError) {
+      if (err.failure === 'cancelled') {
+        return new AppError({ kind: 'cancelled', message: 'Cancelled', code: 'cancelled' })
+      }
       if (err.failure === 'timeout') {
-        const limit = timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`
+        const ms = err.limitMs ?? timeoutMs
+        const limit = ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`
         return new AppError({ kind: 'timeout', message: `${host} did not answer within ${limit}` })
       }
       if (err.failure === 'too_large') {
@@ -140,8 +157,11 @@ export function createTransport(opts: ApiClientOptions): Transport {
     const url = new URL(`${baseUrl}/api/v1${call.path}`)
     for (const [k, v] of Object.entries(call.query ?? {})) url.searchParams.set(k, v)
     const idempotent = call.method === 'GET'
+    // The IPC call this request serves (callContext): its Cancel aborts the request.
+    const signal = currentSignal()
     let attempt = 0
     for (;;) {
+      const done = opts.onRequest?.()
       try {
         const sendOpts: Parameters<typeof send>[0] = {
           method: call.method,
@@ -149,8 +169,10 @@ export function createTransport(opts: ApiClientOptions): Transport {
           headers,
           timeoutMs,
           maxResponseBytes,
-          agents
+          agents: idempotent ? agents.read : agents.write
         }
+        if (idempotent) sendOpts.firstByteTimeoutMs = firstByteTimeoutMs
+        if (signal) sendOpts.signal = signal
         if (body !== undefined) sendOpts.body = body
         return await send(sendOpts)
       } catch (err) {
@@ -163,9 +185,11 @@ export function createTransport(opts: ApiClientOptions): Transport {
               err.reusedSocket &&
               !err.responseStarted &&
               err.code === 'ECONNRESET'))
-        if (!retry) throw transportToAppError(err)
+        if (!retry || signal?.aborted) throw transportToAppError(err)
         attempt += 1
         if (idempotent) await sleep(150 * attempt)
+      } finally {
+        done?.()
       }
     }
   }
