@@ -2,6 +2,8 @@ import { computed, reactive, ref, watch } from 'vue'
 import type { z } from 'zod'
 import { useForm } from './useForm'
 import { toAppError, useNotify } from './useErrors'
+import { CallScope, withCallScope } from './callScope'
+import { desk } from '../desk'
 import type { FormField } from '../resources/types'
 
 export type FormModel = Record<string, unknown>
@@ -26,13 +28,16 @@ export interface ResourceFormOptions<T> {
   /** Called after the model was reset (revert, after a create, or following the item). */
   onReset?: (model: FormModel) => void
   onSaved?: (result: unknown) => void
+  /** After this long a save offers Cancel. Default 1000 ms. */
+  cancelAfterMs?: number
 }
 
 /**
  * The behaviour every resource form shares, over the resource's zod schema (useForm): field and
  * form-level errors (the server's too), dirty tracking against the item, following the item while
  * untouched (it often arrives in two steps), sending only the changed fields on edit, the draft of
- * a create, invalid JSON fields blocking the save, revert.
+ * a create, invalid JSON fields blocking the save, revert. A save that takes longer than a second
+ * offers Cancel (`slow`, `cancelSave`): its request is aborted and the form keeps what was typed.
  */
 export function useResourceForm<T>(opts: ResourceFormOptions<T>) {
   const initialItem = opts.item()
@@ -45,6 +50,9 @@ export function useResourceForm<T>(opts: ResourceFormOptions<T>) {
   const errors = form.errors
   const notify = useNotify()
   const busy = ref(false)
+  /** The save has run for a while: the form shows Cancel. */
+  const slow = ref(false)
+  let saving: CallScope | null = null
   const editing = computed(() => !!opts.item())
   const jsonValid = reactive<Record<string, boolean>>({})
   const allJsonValid = computed(() => Object.values(jsonValid).every(Boolean))
@@ -113,8 +121,11 @@ export function useResourceForm<T>(opts: ResourceFormOptions<T>) {
       return
     }
     busy.value = true
+    const scope = new CallScope()
+    saving = scope
+    const slowTimer = setTimeout(() => (slow.value = true), opts.cancelAfterMs ?? 1000)
     try {
-      const result = await opts.save(patch as never)
+      const result = await withCallScope(scope, () => opts.save(patch as never))
       baseline = JSON.stringify(model)
       if (!editing.value) {
         form.clearDraft()
@@ -123,11 +134,29 @@ export function useResourceForm<T>(opts: ResourceFormOptions<T>) {
       opts.onSaved?.(result)
     } catch (e) {
       const appErr = toAppError(e)
+      if (appErr.kind === 'cancelled') {
+        notify.error(
+          {
+            kind: 'cancelled',
+            message: 'Cancelled. The server may still have made the change: check the list.'
+          },
+          `${editing.value ? 'Save' : 'Create'} cancelled`
+        )
+        return
+      }
       form.applyServerError(appErr)
       notify.error(appErr, `Could not ${editing.value ? 'save' : 'create'} the ${opts.noun}`)
     } finally {
+      clearTimeout(slowTimer)
+      saving = null
+      slow.value = false
       busy.value = false
     }
+  }
+
+  /** Cancels the save that runs now (what was typed stays in the form). */
+  async function cancelSave(): Promise<void> {
+    await saving?.cancel(desk())
   }
 
   function revert(): void {
@@ -147,6 +176,8 @@ export function useResourceForm<T>(opts: ResourceFormOptions<T>) {
     model,
     errors,
     busy,
+    slow,
+    cancelSave,
     editing,
     dirty,
     jsonValid,
