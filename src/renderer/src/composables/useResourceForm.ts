@@ -134,6 +134,15 @@ export function useResourceForm<T>(opts: ResourceFormOptions<T>) {
       opts.onSaved?.(result)
     } catch (e) {
       const appErr = toAppError(e)
+      if (appErr.code === 'accepted_without_answer') {
+        // The server stored it without sending it back; main has the list fetched again.
+        if (!editing.value) {
+          form.clearDraft()
+          reset()
+        }
+        notify.success(appErr.message)
+        return
+      }
       if (appErr.kind === 'cancelled') {
         notify.error(
           {
