@@ -2,8 +2,7 @@ import { computed, reactive, ref, watch } from 'vue'
 import type { z } from 'zod'
 import { useForm } from './useForm'
 import { toAppError, useNotify } from './useErrors'
-import { CallScope, withCallScope } from './callScope'
-import { desk } from '../desk'
+import { CANCELLED_SAVE_MESSAGE, useSaveCancel } from './useSaveCancel'
 import type { FormField } from '../resources/types'
 
 export type FormModel = Record<string, unknown>
@@ -50,9 +49,8 @@ export function useResourceForm<T>(opts: ResourceFormOptions<T>) {
   const errors = form.errors
   const notify = useNotify()
   const busy = ref(false)
-  /** The save has run for a while: the form shows Cancel. */
-  const slow = ref(false)
-  let saving: CallScope | null = null
+  /** `slow`: the save has run for a while and the form shows Cancel. */
+  const saving = useSaveCancel(opts.cancelAfterMs)
   const editing = computed(() => !!opts.item())
   const jsonValid = reactive<Record<string, boolean>>({})
   const allJsonValid = computed(() => Object.values(jsonValid).every(Boolean))
@@ -121,11 +119,8 @@ export function useResourceForm<T>(opts: ResourceFormOptions<T>) {
       return
     }
     busy.value = true
-    const scope = new CallScope()
-    saving = scope
-    const slowTimer = setTimeout(() => (slow.value = true), opts.cancelAfterMs ?? 1000)
     try {
-      const result = await withCallScope(scope, () => opts.save(patch as never))
+      const result = await saving.run(() => opts.save(patch as never))
       baseline = JSON.stringify(model)
       if (!editing.value) {
         form.clearDraft()
@@ -145,10 +140,7 @@ export function useResourceForm<T>(opts: ResourceFormOptions<T>) {
       }
       if (appErr.kind === 'cancelled') {
         notify.error(
-          {
-            kind: 'cancelled',
-            message: 'Cancelled. The server may still have made the change: check the list.'
-          },
+          { kind: 'cancelled', message: CANCELLED_SAVE_MESSAGE },
           `${editing.value ? 'Save' : 'Create'} cancelled`
         )
         return
@@ -156,17 +148,12 @@ export function useResourceForm<T>(opts: ResourceFormOptions<T>) {
       form.applyServerError(appErr)
       notify.error(appErr, `Could not ${editing.value ? 'save' : 'create'} the ${opts.noun}`)
     } finally {
-      clearTimeout(slowTimer)
-      saving = null
-      slow.value = false
       busy.value = false
     }
   }
 
   /** Cancels the save that runs now (what was typed stays in the form). */
-  async function cancelSave(): Promise<void> {
-    await saving?.cancel(desk())
-  }
+  const cancelSave = () => saving.cancel()
 
   function revert(): void {
     for (const k of Object.keys(jsonValid)) jsonValid[k] = true
@@ -185,7 +172,7 @@ export function useResourceForm<T>(opts: ResourceFormOptions<T>) {
     model,
     errors,
     busy,
-    slow,
+    slow: saving.slow,
     cancelSave,
     editing,
     dirty,

@@ -19,6 +19,7 @@ import { startOriginLikeServer, ORIGIN_DEFAULT_USER } from '../../../../test/ser
 import { startGateServer, type GateServer } from '../../../../test/servers/gateServer'
 import SignInForm from '../components/session/SignInForm.vue'
 import ToolForm from '../components/tools/ToolForm.vue'
+import AgentForm from '../components/agents/AgentForm.vue'
 import ResourceListPage from '../components/resource/ResourceListPage.vue'
 import { tools } from '../resources/tools'
 import { desk } from '../desk'
@@ -147,6 +148,39 @@ describe('a save that does not answer', () => {
     await until(() => gate.held[0]?.closedAt !== null, 'the server to see the request closed', 3000)
     const field = w.find('[data-testid="field-description"]').element as HTMLInputElement
     expect(field.value).toBe('Finds pages')
+  })
+})
+
+describe('a save of the agent form that does not answer', () => {
+  it('offers Cancel after a moment; Cancel aborts the create and keeps what was typed', async () => {
+    const { t, gate, profileId } = await gated()
+    await t.call('session.signIn', {
+      profileId,
+      email: ORIGIN_DEFAULT_USER.email,
+      password: ORIGIN_DEFAULT_USER.password
+    })
+    gate.hold = (r) => r.method === 'POST' && r.path === '/api/v1/agents'
+    const submit = async (payload: unknown) => {
+      await desk().agents.create(payload as never)
+    }
+    const w = keep(
+      mount(
+        inApp(() => h(AgentForm, { mode: 'create', submit })),
+        { attachTo: document.body }
+      )
+    )
+    const field = (id: string) => w.find(`[data-testid="${id}"]`)
+    await field('field-name').setValue('Slow agent')
+    await field('field-llm-provider').setValue('openai')
+    await field('field-llm-model').setValue('gpt')
+    await w.find('[data-testid="save-button"]').trigger('click')
+    await until(() => gate.held.length === 1, 'the create to reach the server')
+    await until(() => w.find('[data-testid="save-cancel-button"]').exists(), 'Cancel to be offered', 5000)
+    await w.find('[data-testid="save-cancel-button"]').trigger('click')
+    await until(() => !w.find('[data-testid="save-cancel-button"]').exists(), 'the save to end')
+    await until(() => gate.held[0]?.closedAt !== null, 'the server to see the request closed', 3000)
+    expect((field('field-name').element as HTMLInputElement).value).toBe('Slow agent')
+    expect(await t.call('outbox.list')).toEqual([])
   })
 })
 
