@@ -24,13 +24,13 @@ export function bridgeScript(): string {
   // What the specs wait on instead of sleeping (e2e/support/ui.ts settled()): calls in flight, calls done.
   const traffic = { inFlight: 0, done: 0 };
   Object.defineProperty(window, '__agentDeskBridge', { value: traffic });
-  const send = async (channel, input) => {
+  const send = async (channel, input, callId) => {
     let res;
     try {
       res = await fetch('/__bridge/invoke', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(input === undefined ? { channel } : { channel, input })
+        body: JSON.stringify({ channel, input, callId })
       });
     } catch (e) {
       return { ok: false, error: { kind: 'internal', message: 'The app core is not running.' } };
@@ -43,10 +43,10 @@ export function bridgeScript(): string {
     }
     return res.json();
   };
-  const invoke = async (channel, input) => {
+  const invoke = async (channel, input, callId) => {
     traffic.inFlight++;
     try {
-      return await send(channel, input);
+      return await send(channel, input, callId);
     } finally {
       traffic.inFlight--;
       traffic.done++;

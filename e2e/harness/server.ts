@@ -128,8 +128,8 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
         res.end('request too large', () => req.socket.destroy())
         return
       }
-      const body = JSON.parse(text) as { channel: string; input?: unknown }
-      const reply = await core.invoke(body.channel, body.input)
+      const body = JSON.parse(text) as { channel: string; input?: unknown; callId?: unknown }
+      const reply = await core.invoke(body.channel, body.input, body.callId)
       res.writeHead(200, { 'content-type': 'application/json' })
       res.end(JSON.stringify(reply))
       return

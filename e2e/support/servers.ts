@@ -1,7 +1,8 @@
 /**
  * Servers the e2e journeys sign in to:
  * - `remote`: the project's embedded service started as a separate server (a full server).
- * - `origin`: a server that offers ONLY what service-api.md shows — the origin-like odd server, or,
+ * - `origin`: a server that offers ONLY what service-api.md shows — the origin-like odd server (strict
+ *   about tag colours: `#RRGGBB` only, answered in lower case), or,
  *   under `npm run test:remote`, the external server named by AMS_BASE_URL / AMS_EMAIL / AMS_PASSWORD.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -76,7 +77,9 @@ export async function startOriginServer(): Promise<TestServer> {
       async dispose() {}
     }
   }
-  const origin = await startOriginLikeServer({ header: 'Authorization' })
+  // Strict about tag colours like a server that implements only the document: `#RRGGBB` alone
+  // (a typed `#c0f` must be expanded by the app) and answered in lower case (shown upper case).
+  const origin = await startOriginLikeServer({ header: 'Authorization', colors: 'strictLower' })
   return {
     url: origin.url,
     email: ORIGIN_DEFAULT_USER.email,

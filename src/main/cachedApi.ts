@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto'
 import { AppError, isConnectivityError } from '../shared/errors'
 import type { EventName, IpcEvents, OutboxEntry, Read, Write } from '../shared/ipc'
+import { ACCEPTED_WITHOUT_ANSWER } from './api/endpoints'
 import { nowTimestamp as now } from './clock'
 import { isLocalId, LOCAL_ID_PREFIX, outboxSnapshot, type Item, type Resource } from './offline'
 import { placeItem } from './offline/scopes'
@@ -209,6 +210,14 @@ export class CachedApi {
         this.deps.emit('data.changed', { resource: op.resource })
         return { status: 'done', data: plain(data) as T }
       } catch (e) {
+        if (AppError.is(e) && e.code === ACCEPTED_WITHOUT_ANSWER) {
+          // Stored, but the answer had no item: the stores refetch the list to show it.
+          this.deps.connectivity.markOnline()
+          this.deps.emit('data.changed', { resource: op.resource })
+        }
+        // Cancelled after it was sent, the change may still have been made: refetch to show it.
+        if (AppError.is(e) && e.kind === 'cancelled')
+          this.deps.emit('data.changed', { resource: op.resource })
         if (!AppError.is(e) || !isConnectivityError(e)) throw e
         this.offline(e)
         // It may have been stored: kept as 'uncertain' with the same key, never sent again blindly.

@@ -17,6 +17,8 @@ export interface ConnectivityOptions {
   random?: () => number
   onChange: (state: Connectivity) => void
   onOnline: () => void
+  /** A request pending longer than this marks the connection slow ("not answering"). Default 5000. */
+  slowAfterMs?: number
 }
 
 export class ConnectivityMonitor {
@@ -29,12 +31,18 @@ export class ConnectivityMonitor {
   private serverWaitMs = 0
   /** The current session's probe: a cheap request; resolves when the server answered. */
   private probe: () => Promise<void> = async () => undefined
+  /** Requests under way (id → start time) and whether one has waited past slowAfterMs. */
+  private readonly pending = new Map<number, number>()
+  private nextRequest = 0
+  private slow = false
+  private slowTimer: ReturnType<typeof setTimeout> | null = null
 
   constructor(private readonly opts: ConnectivityOptions) {}
 
   get(): Connectivity {
     const out: Connectivity = { online: this.state.online, lastSyncedAt: this.state.lastSyncedAt }
     if (this.state.lastError !== undefined) out.lastError = this.state.lastError
+    if (this.slow) out.slow = true
     return out
   }
 
@@ -44,6 +52,9 @@ export class ConnectivityMonitor {
     this.probe = probe
     this.stopped = false
     this.state = { online: true, lastSyncedAt }
+    this.pending.clear()
+    this.slow = false
+    this.checkSlow()
   }
 
   /** The server answered (a read or write succeeded). */
@@ -132,5 +143,39 @@ export class ConnectivityMonitor {
   stop(): void {
     this.stopped = true
     this.cancel()
+    this.pending.clear()
+    if (this.slowTimer) clearTimeout(this.slowTimer)
+    this.slowTimer = null
+  }
+
+  /**
+   * A request to the server started; call the returned function when it ends (answered, failed
+   * or cancelled). While one has waited longer than slowAfterMs the state says `slow`.
+   */
+  requestStarted(): () => void {
+    const id = ++this.nextRequest
+    this.pending.set(id, Date.now())
+    this.checkSlow()
+    return () => {
+      if (this.pending.delete(id)) this.checkSlow()
+    }
+  }
+
+  private checkSlow(): void {
+    if (this.slowTimer) clearTimeout(this.slowTimer)
+    this.slowTimer = null
+    const after = this.opts.slowAfterMs ?? 5000
+    const now = Date.now()
+    let oldest = Infinity
+    for (const t of this.pending.values()) oldest = Math.min(oldest, t)
+    const slow = oldest !== Infinity && now - oldest >= after
+    if (slow !== this.slow) {
+      this.slow = slow
+      this.opts.onChange(this.get())
+    }
+    if (!slow && oldest !== Infinity && !this.stopped) {
+      this.slowTimer = setTimeout(() => this.checkSlow(), oldest + after - now)
+      this.slowTimer.unref?.()
+    }
   }
 }

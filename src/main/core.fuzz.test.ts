@@ -108,6 +108,7 @@ beforeAll(async () => {
     'outbox.retry': byId('ob-none'),
     'outbox.discard': byId('ob-none'),
     'outbox.resolve': { id: 'ob-none', action: 'takeServer' },
+    'calls.cancel': { callId: 'call-none' },
     'settings.get': undefined,
     'settings.set': { theme: 'dark' },
     'updates.check': undefined,

@@ -10,7 +10,15 @@
 import { z } from 'zod'
 import { ipcInputRefusal } from '../shared/bounds'
 import { AppError, issuesToFields, type AppErrorData } from '../shared/errors'
-import { ipcContract, type Channel, type EventName, type IpcEvents, type IpcReply } from '../shared/ipc'
+import { CallRegistry, cancelledError, runInCall } from './callContext'
+import {
+  CallId,
+  ipcContract,
+  type Channel,
+  type EventName,
+  type IpcEvents,
+  type IpcReply
+} from '../shared/ipc'
 import { ConnectivityMonitor } from './connectivity'
 import { CachedApi } from './cachedApi'
 import { createDesktop, type Desktop } from './desktop/desktop'
@@ -44,6 +52,8 @@ export interface CoreOptions {
   serviceScryptCost?: number
   /** How often to probe the server while offline. Default 5000. */
   probeIntervalMs?: number
+  /** A request pending this long makes the connectivity "slow" (not answering). Default 5000. */
+  slowAfterMs?: number
   /** Where unexpected errors are logged. Default: console.error. */
   log?: (message: string, err?: unknown) => void
   /** Settings and updates; default: settings.json in userDataDir, the feed at AGENT_DESK_UPDATE_URL. */
@@ -51,7 +61,11 @@ export interface CoreOptions {
 }
 
 export interface Core {
-  invoke(channel: string, rawInput: unknown): Promise<IpcReply<unknown>>
+  /**
+   * One IPC call. With `callId` (the renderer's id for it) the call can be cancelled by
+   * `calls.cancel`: its HTTP request is aborted and it answers 'cancelled' at once.
+   */
+  invoke(channel: string, rawInput: unknown, callId?: unknown): Promise<IpcReply<unknown>>
   subscribe(listener: (event: EventName, payload: unknown) => void): () => void
   dispose(): Promise<void>
 }
@@ -85,6 +99,7 @@ export function createCore(opts: CoreOptions): Core {
   const inFlight = new Set<Promise<unknown>>()
   /** The token to mask (set once the session manager exists). */
   let currentToken: () => string | null | undefined = () => null
+  const calls = new CallRegistry()
 
   const emit = <E extends EventName>(event: E, payload: IpcEvents[E]) => {
     if (disposed) return
@@ -114,7 +129,8 @@ export function createCore(opts: CoreOptions): Core {
   const connectivity = new ConnectivityMonitor({
     intervalMs: opts.probeIntervalMs ?? 5000,
     onChange: (state) => emit('connectivity.changed', state),
-    onOnline: () => bus.emit('connection.back', undefined)
+    onOnline: () => bus.emit('connection.back', undefined),
+    ...(opts.slowAfterMs !== undefined ? { slowAfterMs: opts.slowAfterMs } : {})
   })
   const session = new SessionManager({
     userDataDir: opts.userDataDir,
@@ -126,6 +142,7 @@ export function createCore(opts: CoreOptions): Core {
     onChange: (state) => emit('session.changed', state),
     events: bus,
     connectivity: () => connectivity.get(),
+    onRequest: () => connectivity.requestStarted(),
     log
   })
   currentToken = () => session.current()?.token
@@ -167,6 +184,37 @@ export function createCore(opts: CoreOptions): Core {
     return TOKEN_CHANNELS.has(channel) ? value : mask(`the answer to ${channel}`, value)
   }
 
+  /** Runs the handler as call `callId` (cancellable), or plainly without one. */
+  async function runCancellable(
+    callId: unknown,
+    work: () => Promise<IpcReply<unknown>>
+  ): Promise<IpcReply<unknown>> {
+    if (callId === undefined || callId === null) return work()
+    const id = CallId.safeParse(callId)
+    const controller = id.success ? calls.begin(id.data) : null
+    if (!id.success || !controller) {
+      return {
+        ok: false,
+        error: { kind: 'validation', message: 'Not a usable call id', code: 'bad_call_id' }
+      }
+    }
+    const signal = controller.signal
+    let onAbort = () => undefined as void
+    const aborted = new Promise<IpcReply<unknown>>((resolve) => {
+      onAbort = () => resolve({ ok: false, error: cancelledError().toData() })
+      if (signal.aborted) onAbort()
+      else signal.addEventListener('abort', onAbort, { once: true })
+    })
+    try {
+      // The handler may go on briefly after a cancel (until its request notices the abort); the
+      // caller is answered at once.
+      return await Promise.race([runInCall(signal, work), aborted])
+    } finally {
+      signal.removeEventListener('abort', onAbort)
+      calls.end(id.data, controller)
+    }
+  }
+
   async function run(channel: string, rawInput: unknown): Promise<IpcReply<unknown>> {
     if (disposed) {
       return { ok: false, error: { kind: 'internal', message: 'Agent Desk is shutting down.' } }
@@ -199,6 +247,7 @@ export function createCore(opts: CoreOptions): Core {
       openExternal: opts.openExternal,
       desktop,
       local,
+      cancelCall: (id) => calls.cancel(id),
       lease: async () => {
         const s = await session.acquire()
         leases.push(s)
@@ -218,11 +267,13 @@ export function createCore(opts: CoreOptions): Core {
   }
 
   return {
-    invoke(channel, rawInput) {
-      const p = run(channel, rawInput).catch((e: unknown): IpcReply<unknown> => ({
-        ok: false,
-        error: toErrorData(e, String(channel))
-      }))
+    invoke(channel, rawInput, callId) {
+      const p = runCancellable(callId, () => run(channel, rawInput)).catch(
+        (e: unknown): IpcReply<unknown> => ({
+          ok: false,
+          error: toErrorData(e, String(channel))
+        })
+      )
       inFlight.add(p)
       void p.finally(() => inFlight.delete(p))
       return p

@@ -3,6 +3,7 @@
  * wires nothing by forward reference. The sync coordinator (sync.ts) is the main listener.
  */
 import type { ActiveSession } from './activeSession'
+import { detached } from './callContext'
 
 export interface MainEvents {
   /** A session opened (sign-in, or restored at start). */
@@ -22,7 +23,11 @@ export interface EventBus {
   emit<E extends MainEventName>(event: E, payload: MainEvents[E]): void
 }
 
-/** Listeners run in order; one that throws is logged and the others still run. */
+/**
+ * Listeners run in order; one that throws is logged and the others still run. They run outside
+ * the IPC call that emitted (callContext.detached): cancelling that call does not stop the work
+ * they start (an outbox replay, a probe).
+ */
 export function createEventBus(log: (message: string, err?: unknown) => void): EventBus {
   const listeners = new Map<MainEventName, Set<(payload: never) => void>>()
   return {
@@ -37,7 +42,7 @@ export function createEventBus(log: (message: string, err?: unknown) => void): E
     emit(event, payload) {
       for (const l of [...(listeners.get(event) ?? [])]) {
         try {
-          ;(l as (p: typeof payload) => void)(payload)
+          detached(() => (l as (p: typeof payload) => void)(payload))
         } catch (e) {
           log(`A listener failed on ${event}`, e)
         }

@@ -34,6 +34,8 @@ export interface HandlerContext {
   desktop: Desktop
   /** The Local workspace (its backups). */
   local: LocalWorkspace
+  /** Aborts the running call with this id (calls.cancel); false when none runs. */
+  cancelCall(id: string): boolean
   /** The signed-in session for this call (released by the core when the handler returns). */
   lease(): Promise<ActiveSession>
 }
@@ -98,6 +100,7 @@ export const handlers: Handlers = {
     if (state.online) await ctx.sync.replay()
     return ctx.connectivity.get()
   },
+  'calls.cancel': async ({ callId }, ctx) => ({ cancelled: ctx.cancelCall(callId) }),
   'capabilities.get': async (_i, ctx) => {
     const s = ctx.session.current()
     return s ? capabilityStoreFor(ctx.profiles, s.profile.id).all() : {}

@@ -15,6 +15,7 @@ import type { ProfileRegistry, StoredUser } from './profiles'
 import type { LocalWorkspace } from './localWorkspace'
 import type { Lease } from './resources/kit'
 import { ActiveSession } from './activeSession'
+import { throwIfCancelled } from './callContext'
 import { discoverUser, UNKNOWN_USER_MESSAGE, userFor } from './sessionUser'
 import { TokenVault } from './tokenVault'
 
@@ -35,6 +36,8 @@ export interface SessionDeps {
   /** Where 'session.opened' and 'session.closed' are announced (the sync coordinator listens). */
   events: EventBus
   connectivity: () => Connectivity
+  /** Told when a session request starts; the returned function when it ends (connectivity.ts). */
+  onRequest?: () => () => void
   log: (message: string, err?: unknown) => void
 }
 
@@ -160,6 +163,7 @@ export class SessionManager {
         capabilities: capabilityStoreFor(this.deps.profiles, s.profile.id),
         timeoutMs: this.deps.fetchTimeoutMs,
         ...(this.deps.writeTimeoutMs ? { writeTimeoutMs: this.deps.writeTimeoutMs } : {}),
+        ...(this.deps.onRequest ? { onRequest: this.deps.onRequest } : {}),
         onUnauthorized: () => {
           void this.end(gen, SESSION_ENDED_MESSAGE)
         }
@@ -284,6 +288,8 @@ export class SessionManager {
   }
 
   private async begin(profile: Profile, user: StoredUser, token: string): Promise<void> {
+    // A sign-in the user cancelled does not begin a session, even if its answer came in time.
+    throwIfCancelled()
     await this.tokens.save(profile.id, token)
     const previous = this.active
     if (previous) {

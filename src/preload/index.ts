@@ -16,7 +16,11 @@ import {
 const api = buildDeskApi(
   CHANNELS,
   EVENT_NAMES,
-  (channel, input) => ipcRenderer.invoke(wireChannel(channel as Channel), input),
+  // The optional call id travels beside the input; main checks it (see `calls.cancel`).
+  (channel, input, callId) =>
+    callId === undefined
+      ? ipcRenderer.invoke(wireChannel(channel as Channel), input)
+      : ipcRenderer.invoke(wireChannel(channel as Channel), input, callId),
   (event, listener) => {
     const wrapped = (_e: IpcRendererEvent, payload: unknown) => listener(payload)
     const wire = wireEvent(event as EventName)

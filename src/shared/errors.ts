@@ -16,6 +16,7 @@ export const APP_ERROR_KINDS = [
   'protocol', // the answer was not understood (HTML, empty, data: null where an object was due)
   'keychain',
   'signed_out', // no session for this operation
+  'cancelled', // the user cancelled the call (calls.cancel) before it finished
   'internal'
 ] as const
 export type AppErrorKind = (typeof APP_ERROR_KINDS)[number]

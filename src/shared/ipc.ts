@@ -5,6 +5,7 @@
 import { z } from 'zod'
 import type { AppErrorData } from './errors'
 import { isHttpUrl, StrictId } from './common'
+import { CallId, type CallOptions } from './calls'
 import { SignInRequest, SignUpRequest } from './auth'
 import { Agent, AgentCreate, AgentUpdate } from './agent'
 import { Document, DocumentCreate, DocumentUpdate } from './document'
@@ -39,6 +40,8 @@ export interface Connectivity {
   /** When data was last fetched from the server for this profile and user. */
   lastSyncedAt: string | null
   lastError?: string
+  /** A request has waited longer than a few seconds without an answer: "Not answering", not "Online". */
+  slow?: boolean
 }
 
 export interface SessionState {
@@ -197,6 +200,12 @@ export const ipcContract = {
   'session.signOut': op<SessionState>()(z.object({ clearCache: z.boolean() })),
   'session.reconnect': op<Connectivity>()(Empty),
   'capabilities.get': op<Capabilities>()(Empty),
+  /**
+   * Cancels a running call by the id it was made with (`agentDesk.x.y(input, { id })`): its HTTP
+   * request is aborted and it answers kind 'cancelled' at once. `cancelled: false` when no such
+   * call runs (it already finished). A write cancelled after it was sent may still be done.
+   */
+  'calls.cancel': op<{ cancelled: boolean }>()(z.object({ callId: CallId }).strict()),
 
   ...crud<Agent>()('agents', AgentCreate, 'update', AgentUpdate),
   ...crud<Document>()('documents', DocumentCreate, 'rename', DocumentUpdate),
@@ -243,6 +252,7 @@ export const ipcContract = {
   'updates.check': op<UpdateStatus>()(Empty)
 } as const
 
+export { CallId, type CallOptions }
 export type IpcContract = typeof ipcContract
 export type Channel = keyof IpcContract
 export type ChannelInput<C extends Channel> = z.input<IpcContract[C]['input']>
@@ -291,8 +301,8 @@ type Namespaces = Channel extends `${infer N}.${string}` ? N : never
 type OpsOf<N extends string> = Channel extends infer C ? (C extends `${N}.${infer O}` ? O : never) : never
 type ChannelFn<C> = C extends Channel
   ? undefined extends ChannelInput<C>
-    ? (input?: ChannelInput<C>) => Promise<ChannelResult<C>>
-    : (input: ChannelInput<C>) => Promise<ChannelResult<C>>
+    ? (input?: ChannelInput<C>, call?: CallOptions) => Promise<ChannelResult<C>>
+    : (input: ChannelInput<C>, call?: CallOptions) => Promise<ChannelResult<C>>
   : never
 /** A read asked for as the page began to load: its answer if it has come, else its promise. */
 export type EarlyRead<T> = { value: T } | { promise: Promise<T> }
@@ -315,6 +325,9 @@ export type DeskApi = {
  * (ipcRenderer) and by the web harness (its bridge). Self-contained on purpose: the harness
  * injects it into the page as source text, so it must not close over imports.
  *
+ * Every function takes an optional second argument `{ id }`: the call's id travels beside the
+ * input (not in it) and `calls.cancel({ callId: id })` cancels it.
+ *
  * With `startHash` (the page's `location.hash`), it also asks at once for what a start shows
  * first: the session and, on a list route, that list from the cache. The answers travel while the
  * app's code is still loading, and the app takes them with `early(key)` instead of asking again.
@@ -322,7 +335,7 @@ export type DeskApi = {
 export function buildDeskApi(
   channels: readonly string[],
   events: readonly string[],
-  invoke: (channel: string, input: unknown) => Promise<unknown>,
+  invoke: (channel: string, input: unknown, callId?: string) => Promise<unknown>,
   subscribe: (event: string, listener: (payload: unknown) => void) => () => void,
   startHash?: string
 ): unknown {
@@ -332,8 +345,11 @@ export function buildDeskApi(
     const ns = channel.slice(0, dot)
     const name = channel.slice(dot + 1)
     const group = (api[ns] ??= {}) as Record<string, unknown>
-    group[name] = async (input?: unknown) => {
-      const reply = (await invoke(channel, input)) as
+    group[name] = async (input?: unknown, call?: { id?: unknown }) => {
+      const callId = call && typeof call.id === 'string' ? call.id : undefined
+      const reply = (await (callId === undefined
+        ? invoke(channel, input)
+        : invoke(channel, input, callId))) as
         { ok: true; value: unknown } | { ok: false; error: { kind: string; message: string } }
       if (reply.ok) return reply.value
       const err = new Error(reply.error.message) as Error & Record<string, unknown>

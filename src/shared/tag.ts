@@ -1,9 +1,9 @@
 import { z } from 'zod'
-import { normalizeColor } from './values'
+import { canonicalColor, normalizeColor } from './values'
 import { StrictId } from './common'
 import { field, ref, resourceSchemas, stamps, text } from './fields'
 
-export { DEFAULT_TAG_COLOR, normalizeColor } from './values'
+export { canonicalColor, DEFAULT_TAG_COLOR, normalizeColor } from './values'
 
 /** A request colour: `#RGB` or `#RRGGBB`, any case, normalised to `#RRGGBB` upper case. */
 export const TagColor = z
@@ -15,7 +15,7 @@ export const TagName = z.string().trim().min(1, 'Enter a name').max(64, 'At most
 
 const tag = resourceSchemas({
   name: text,
-  color: field(z.string().regex(/^#[0-9A-F]{6}$/), z.string()),
+  color: field(z.string().regex(/^#[0-9A-F]{6}$/), z.string().transform(canonicalColor)),
   userId: ref,
   ...stamps
 })

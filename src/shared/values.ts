@@ -33,6 +33,15 @@ export function normalizeColor(input: string): string | null {
   return `#${full.toUpperCase()}`
 }
 
+/**
+ * A colour as a server answered it, in the one form the app shows and compares (main's tolerant
+ * Tag schema and the renderer both use this): `#RRGGBB` upper case, so `#aabbcc` and `#abc` are
+ * `#AABBCC`; anything else is kept as it came.
+ */
+export function canonicalColor(value: string): string {
+  return normalizeColor(value) ?? value
+}
+
 /** What the app shows of an API-token value: `abcd••••wxyz` (never the whole value). */
 export function maskToken(token: string | undefined | null): string | null {
   if (!token) return null

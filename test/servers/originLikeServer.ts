@@ -27,6 +27,12 @@ export interface OriginLikeOptions {
   port?: number
   /** Default: one user demo@example.com / demo-password. */
   users?: { email: string; password: string; name: string }[]
+  /**
+   * Tag colours. 'lenient' (default): `#RGB` or `#RRGGBB`, answered `#RRGGBB` upper case.
+   * 'strictLower': only the document's seven-character `#RRGGBB` (422 for `#abc`), answered in
+   * lower case — a stricter server the client must cope with.
+   */
+  colors?: 'lenient' | 'strictLower'
 }
 
 export interface OriginLikeRequest {
@@ -436,7 +442,9 @@ export async function startOriginLikeServer(opts: OriginLikeOptions = {}): Promi
         POST: ({ body }) => {
           const bad = validate(body, { name: 'string', color: 'string', userId: 'string' })
           if (bad || !obj(body)) return bad as HttpReply
-          const m = /^#([0-9a-fA-F]{6}|[0-9a-fA-F]{3})$/.exec(String(body.color).trim())
+          const strict = opts.colors === 'strictLower'
+          const re = strict ? /^#([0-9a-fA-F]{6})$/ : /^#([0-9a-fA-F]{6}|[0-9a-fA-F]{3})$/
+          const m = re.exec(strict ? String(body.color) : String(body.color).trim())
           if (!m) {
             return new HttpReply(422, {
               detail: [
@@ -450,7 +458,8 @@ export async function startOriginLikeServer(opts: OriginLikeOptions = {}): Promi
           }
           const hex = (m[1] ?? '').length === 3 ? [...(m[1] ?? '')].map((c) => c + c).join('') : (m[1] ?? '')
           const id = cuid()
-          const t: Row = { id, name: body.name, color: `#${hex.toUpperCase()}`, userId: body.userId }
+          const color = strict ? `#${hex.toLowerCase()}` : `#${hex.toUpperCase()}`
+          const t: Row = { id, name: body.name, color, userId: body.userId }
           tags.set(id, t)
           return ok({ id, name: t.name, color: t.color })
         }

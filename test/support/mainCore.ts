@@ -99,7 +99,7 @@ export function deskApiOver(t: TestCore, hash = '#/'): DeskApi {
   return buildDeskApi(
     CHANNELS,
     EVENT_NAMES,
-    (channel, input) => t.core.invoke(channel, input),
+    (channel, input, callId) => t.core.invoke(channel, input, callId),
     () => () => undefined,
     hash
   ) as DeskApi

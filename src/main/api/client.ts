@@ -9,13 +9,17 @@
  *   AppError (see normalize.ts). Every method throws AppError and nothing else.
  * - `data` is parsed with the tolerant schemas of src/shared. Lists drop items that cannot be
  *   used (no id) instead of failing; `data: null` (or `{}`) where an object was due means "not
- *   found", which is how the origin answered it.
+ *   found", which is how the origin answered it — except for a create, which the server then
+ *   accepted without an answer (code 'accepted_without_answer'; the caller refreshes the list).
  * - Fields the server left out of an answer are filled from the request when the client knows
  *   them (document create has no `name`, links may lack their ids); server values always win.
  * - Operations service-api.md does not show (EXTRA_OPERATIONS) are detected: a route-miss
  *   404/405 marks them 'not_offered' in the CapabilityStore and throws kind 'not_offered'; later
  *   calls throw at once without a request. A success marks them 'offered'.
- * - Timeouts: one deadline (timeoutMs) for the whole exchange, headers and body. Idempotent GETs
+ * - Timeouts: a deadline (timeoutMs) for the whole exchange, and for reads a shorter one to the
+ *   first byte of the answer (firstByteTimeoutMs, 10 s). The current IPC call's AbortSignal
+ *   (callContext) aborts the request: kind 'cancelled'. No request waits for a pool slot (reads
+ *   and writes have their own keep-alive agents, without a socket limit). Idempotent GETs
  *   are retried (getRetries times, 150 ms × attempt backoff) on network failures only
  *   (refused, reset, unreachable, DNS try-again) — never after a timeout, since a slow server
  *   would then keep the user waiting several deadlines, and never on a too-large answer. Other

@@ -31,6 +31,21 @@ export function protocol(message: string): AppError {
   return new AppError({ kind: 'protocol', message })
 }
 
+/** The code of a create the server accepted (success envelope) without sending the new item. */
+export const ACCEPTED_WITHOUT_ANSWER = 'accepted_without_answer'
+
+/**
+ * A create answered `success: true` with no item (`data: null` or `{}`): the server stored it, so
+ * this is not "not found"; the caller refreshes the list to show it.
+ */
+export function acceptedWithoutAnswer(what: string): AppError {
+  return new AppError({
+    kind: 'protocol',
+    code: ACCEPTED_WITHOUT_ANSWER,
+    message: `The server accepted the new ${what} without sending it back: the list is refreshed to show it`
+  })
+}
+
 /** The endpoint helpers over one transport. */
 export function endpoints(t: Transport) {
   const request = (call: Call) => t.request(call)
@@ -94,6 +109,7 @@ export function endpoints(t: Transport) {
   ): Promise<z.output<S>> {
     const scope = method === 'POST' ? 'collection' : 'item'
     const data = await request({ op, method, path, body, auth: true, scope, what })
+    if (method === 'POST' && (data === null || isEmptyObject(data))) throw acceptedWithoutAnswer(what)
     return fillMissing(parseOne(schema, data, what), known)
   }
   async function del(op: string, path: string, what: string): Promise<null> {

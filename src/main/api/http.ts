@@ -1,6 +1,7 @@
 /**
- * The one place the API client touches the network: a single HTTP(S) exchange with a deadline
- * and a cap on the answer's size. Plain Node (node:http / node:https), so vitest runs it and the
+ * The one place the API client touches the network: a single HTTP(S) exchange with deadlines (to
+ * the first byte of the answer, and for the whole exchange), a cap on the answer's size and an
+ * AbortSignal (the user's Cancel). Plain Node (node:http / node:https), so vitest runs it and the
  * Electron main process uses it unchanged.
  */
 import http from 'node:http'
@@ -13,7 +14,7 @@ export interface RawResponse {
   body: Buffer
 }
 
-export type TransportFailure = 'network' | 'timeout' | 'too_large'
+export type TransportFailure = 'network' | 'timeout' | 'too_large' | 'cancelled'
 
 /** A failure before a complete answer arrived. `code` is Node's error code (ECONNREFUSED, …). */
 export class TransportError extends Error {
@@ -23,12 +24,15 @@ export class TransportError extends Error {
   readonly reusedSocket: boolean
   /** True when the status line had arrived before the failure (the request certainly reached the server). */
   readonly responseStarted: boolean
+  /** For a timeout: the deadline that ran out, in ms. */
+  readonly limitMs: number | undefined
   constructor(
     failure: TransportFailure,
     code: string,
     message: string,
     reusedSocket = false,
-    responseStarted = false
+    responseStarted = false,
+    limitMs?: number
   ) {
     super(message)
     this.name = 'TransportError'
@@ -36,6 +40,7 @@ export class TransportError extends Error {
     this.code = code
     this.reusedSocket = reusedSocket
     this.responseStarted = responseStarted
+    this.limitMs = limitMs
   }
 }
 
@@ -46,15 +51,27 @@ export interface SendOptions {
   body?: string
   /** Deadline for the whole exchange: connect, headers and body. */
   timeoutMs: number
+  /** Deadline for the answer's status line and headers (shorter than timeoutMs to matter). */
+  firstByteTimeoutMs?: number
+  /** Aborting it destroys the request's socket and fails with 'cancelled'. */
+  signal?: AbortSignal
   maxResponseBytes: number
-  agents: { http: http.Agent; https: https.Agent }
+  agents: Agents
 }
 
-export function createAgents(): { http: http.Agent; https: https.Agent } {
-  return {
-    http: new http.Agent({ keepAlive: true, maxSockets: 8 }),
-    https: new https.Agent({ keepAlive: true, maxSockets: 8 })
-  }
+export interface Agents {
+  http: http.Agent
+  https: https.Agent
+}
+
+/**
+ * Keep-alive agents that never queue a request: a request waits for no other (a hung one holds
+ * its own socket until its deadline or Cancel, and the next call opens a new connection), so
+ * hung calls cannot exhaust a pool. At most `maxFreeSockets` idle sockets are kept per server.
+ */
+export function createAgents(): Agents {
+  const options = { keepAlive: true, maxSockets: Infinity, maxTotalSockets: Infinity, maxFreeSockets: 8 }
+  return { http: new http.Agent(options), https: new https.Agent(options) }
 }
 
 function errorCode(err: unknown): string {
@@ -74,7 +91,7 @@ export function send(opts: SendOptions): Promise<RawResponse> {
   return new Promise<RawResponse>((resolve, reject) => {
     const controller = new AbortController()
     let settled = false
-    let abortReason: 'timeout' | 'too_large' | null = null
+    let abortReason: 'timeout' | 'first_byte' | 'too_large' | 'cancelled' | null = null
     let responseStarted = false
     const isHttps = opts.url.protocol === 'https:'
     const lib = isHttps ? https : http
@@ -85,12 +102,26 @@ export function send(opts: SendOptions): Promise<RawResponse> {
       if (settled) return
       settled = true
       clearTimeout(timer)
+      clearTimeout(firstByteTimer)
+      opts.signal?.removeEventListener('abort', onAbort)
       fn()
     }
     const fail = (err: unknown) =>
       finish(() => {
-        if (abortReason === 'timeout') {
-          reject(new TransportError('timeout', 'ETIMEDOUT', `No answer within ${opts.timeoutMs} ms`))
+        if (abortReason === 'timeout' || abortReason === 'first_byte') {
+          const limit = abortReason === 'timeout' ? opts.timeoutMs : (opts.firstByteTimeoutMs ?? 0)
+          reject(
+            new TransportError(
+              'timeout',
+              'ETIMEDOUT',
+              `No answer within ${limit} ms`,
+              false,
+              responseStarted,
+              limit
+            )
+          )
+        } else if (abortReason === 'cancelled') {
+          reject(new TransportError('cancelled', 'ECANCELLED', 'Cancelled', false, responseStarted))
         } else if (abortReason === 'too_large') {
           reject(
             new TransportError('too_large', 'ETOOLARGE', `Answer larger than ${opts.maxResponseBytes} bytes`)
@@ -101,14 +132,24 @@ export function send(opts: SendOptions): Promise<RawResponse> {
           reject(new TransportError('network', code, message, req?.reusedSocket ?? false, responseStarted))
         }
       })
-    const abort = (reason: 'timeout' | 'too_large') => {
+    const abort = (reason: 'timeout' | 'first_byte' | 'too_large' | 'cancelled') => {
       abortReason = reason
       fail(null)
       controller.abort()
       req?.destroy()
     }
 
+    const onAbort = () => abort('cancelled')
+    if (opts.signal?.aborted) {
+      reject(new TransportError('cancelled', 'ECANCELLED', 'Cancelled'))
+      return
+    }
+    opts.signal?.addEventListener('abort', onAbort, { once: true })
     const timer = setTimeout(() => abort('timeout'), opts.timeoutMs)
+    const firstByteTimer =
+      opts.firstByteTimeoutMs !== undefined && opts.firstByteTimeoutMs < opts.timeoutMs
+        ? setTimeout(() => abort('first_byte'), opts.firstByteTimeoutMs)
+        : undefined
     let req: http.ClientRequest | undefined
     try {
       req = lib.request(
@@ -121,6 +162,7 @@ export function send(opts: SendOptions): Promise<RawResponse> {
         },
         (res) => {
           responseStarted = true
+          clearTimeout(firstByteTimer)
           const declared = Number(res.headers['content-length'])
           if (Number.isFinite(declared) && declared > opts.maxResponseBytes) {
             res.resume()

@@ -144,12 +144,21 @@ function defaultMessage(kind: AppErrorKind, raw: RawResponse, ctx: FailureContex
         : 'Too many requests: wait a moment and try again'
     }
     case 'server':
-      return raw.status >= 502 && raw.status <= 504
-        ? `The server's gateway could not reach the service (${statusLabel(raw)})`
-        : `The server failed to handle the request (${statusLabel(raw)})`
+      return serverFailureMessage(raw)
     default:
       return `The server refused the request (${statusLabel(raw)})`
   }
+}
+
+/** A gateway (a proxy in front of the service) answers 502, 503 or 504; 500 is the service's own. */
+const isGatewayStatus = (status: number) => status >= 502 && status <= 504
+
+/** A 5xx in words: a 500 is the server's internal error, not a gateway's. */
+function serverFailureMessage(raw: RawResponse): string {
+  if (isGatewayStatus(raw.status))
+    return `The server's gateway could not reach the service (${statusLabel(raw)})`
+  if (raw.status === 500) return `The server had an internal error (${statusLabel(raw)})`
+  return `The server failed to handle the request (${statusLabel(raw)})`
 }
 
 /** A server-supplied sentence we are willing to show: a short single-line string, not markup or JSON. */
@@ -259,7 +268,7 @@ function buildFailure(raw: RawResponse, body: ParsedBody, ctx: FailureContext): 
       )
     const kind = raw.status >= 500 ? 'server' : kindForStatus(raw.status)
     if (kind === 'unauthorized') return make(kind, credentialMessage(ctx, null), raw)
-    const gateway = raw.status >= 500 ? "The server's gateway" : 'The server'
+    const gateway = isGatewayStatus(raw.status) ? "The server's gateway" : 'The server'
     return make(kind, `${gateway} answered with an error page (${statusLabel(raw)})`, raw)
   }
 

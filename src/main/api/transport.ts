@@ -5,6 +5,7 @@
  */
 import { AppError } from '../../shared/errors'
 import { isExtraOperation, notOffered, type CapabilityStore } from './capabilities'
+import { currentSignal } from '../callContext'
 import { createAgents, send, TransportError, type RawResponse } from './http'
 import { maskSecrets } from '../mask'
 import { nextIdempotencyKey } from './idempotency'
@@ -19,6 +20,15 @@ export interface ApiClientOptions {
   timeoutMs?: number
   /** Deadline for a whole exchange of a write (POST, PATCH, DELETE): slow stores must not look lost. Default 4 × timeoutMs (60000). */
   writeTimeoutMs?: number
+  /**
+   * Deadline for the first byte of a read's answer (status line and headers); the body then has
+   * until timeoutMs. Default 10 s (never more than timeoutMs). A write's
+   * first byte has the whole deadline: the server does its work before it answers, and cutting
+   * that short would only leave its outcome unknown.
+   */
+  firstByteTimeoutMs?: number
+  /** Told when a request starts; calls the returned function when it ends (the "not answering" badge). */
+  onRequest?: () => () => void
   /** Larger answers fail with 'too_large'. Default 64 MiB. */
   maxResponseBytes?: number
   /** Retries of idempotent GETs on network failures (not timeouts). Default 2. */
@@ -107,15 +117,22 @@ export function createTransport(opts: ApiClientOptions): Transport {
   const host = new URL(baseUrl).host
   const readTimeoutMs = opts.timeoutMs ?? 15_000
   const writeTimeoutMs = opts.writeTimeoutMs ?? readTimeoutMs * 4
+  const firstByteTimeoutMs = Math.min(opts.firstByteTimeoutMs ?? 10_000, readTimeoutMs)
   const maxResponseBytes = opts.maxResponseBytes ?? 64 * 1024 * 1024
   const getRetries = Math.max(0, opts.getRetries ?? 2)
   const caps = opts.capabilities
-  const agents = createAgents()
+  // Reads and writes on separate pools: neither waits for the other's sockets (nor does any
+  // request wait for another: see createAgents).
+  const agents = { read: createAgents(), write: createAgents() }
 
   function transportToAppError(err: unknown, timeoutMs: number): AppError {
     if (err instanceof TransportError) {
+      if (err.failure === 'cancelled') {
+        return new AppError({ kind: 'cancelled', message: 'Cancelled', code: 'cancelled' })
+      }
       if (err.failure === 'timeout') {
-        const limit = timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`
+        const ms = err.limitMs ?? timeoutMs
+        const limit = ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`
         return new AppError({ kind: 'timeout', message: `${host} did not answer within ${limit}` })
       }
       if (err.failure === 'too_large') {
@@ -150,8 +167,11 @@ export function createTransport(opts: ApiClientOptions): Transport {
     // never repeated here (its outcome is "unknown" and the caller decides, see offline/uncertain.ts).
     const idempotent = call.method === 'GET'
     const timeoutMs = idempotent ? readTimeoutMs : writeTimeoutMs
+    // The IPC call this request serves (callContext): its Cancel aborts the request.
+    const signal = currentSignal()
     let attempt = 0
     for (;;) {
+      const done = opts.onRequest?.()
       try {
         const sendOpts: Parameters<typeof send>[0] = {
           method: call.method,
@@ -159,8 +179,10 @@ export function createTransport(opts: ApiClientOptions): Transport {
           headers,
           timeoutMs,
           maxResponseBytes,
-          agents
+          agents: idempotent ? agents.read : agents.write
         }
+        if (idempotent) sendOpts.firstByteTimeoutMs = firstByteTimeoutMs
+        if (signal) sendOpts.signal = signal
         if (body !== undefined) sendOpts.body = body
         return await send(sendOpts)
       } catch (err) {
@@ -170,9 +192,11 @@ export function createTransport(opts: ApiClientOptions): Transport {
           err.failure === 'network' &&
           attempt < getRetries &&
           RETRYABLE_NETWORK_CODES.has(err.code)
-        if (!retry) throw transportToAppError(err, timeoutMs)
+        if (!retry || signal?.aborted) throw transportToAppError(err, timeoutMs)
         attempt += 1
         await sleep(150 * attempt)
+      } finally {
+        done?.()
       }
     }
   }

@@ -11,12 +11,12 @@ export function registerIpc(core: Core, appUrl: string): () => void {
   for (const channel of CHANNELS) {
     ipcMain.handle(
       wireChannel(channel),
-      async (e: IpcMainInvokeEvent, input: unknown): Promise<IpcReply<unknown>> => {
+      async (e: IpcMainInvokeEvent, input: unknown, callId?: unknown): Promise<IpcReply<unknown>> => {
         const frameUrl = e.senderFrame?.url
         if (!isTrustedSender(frameUrl, appUrl)) {
           return { ok: false, error: { kind: 'forbidden', message: 'This page may not use Agent Desk.' } }
         }
-        return core.invoke(channel, input)
+        return core.invoke(channel, input, callId)
       }
     )
   }

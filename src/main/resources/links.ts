@@ -7,7 +7,7 @@ import type { z } from 'zod'
 import { AppError } from '../../shared/errors'
 import { AgentDocument, AgentTool } from '../../shared/links'
 import { agentToolKey } from '../../shared/ipc'
-import { fillMissing, isEmptyObject, protocol, type Endpoints } from '../api/endpoints'
+import { acceptedWithoutAnswer, fillMissing, isEmptyObject, protocol, type Endpoints } from '../api/endpoints'
 import { listScope } from '../offline/scopes'
 import type { Item, Resource } from '../offline/types'
 import {
@@ -95,6 +95,7 @@ export function agentToolsEndpoints(e: Endpoints) {
         scope: 'collection',
         what
       })
+      if (data === null || data === undefined || isEmptyObject(data)) throw acceptedWithoutAnswer(what)
       return parseLink(data, body)
     },
     delete: (id: string) => e.del('agentTools.delete', `/agent-tools/${e.enc(id)}`, what)

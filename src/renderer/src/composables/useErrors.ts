@@ -20,6 +20,7 @@ const FALLBACK: Record<AppErrorKind, string> = {
   protocol: 'The server answered in a way Agent Desk did not understand.',
   keychain: 'The system keychain could not be used.',
   signed_out: 'You are signed out.',
+  cancelled: 'Cancelled.',
   internal: 'Something went wrong.'
 }
 

@@ -2,6 +2,7 @@ import { computed, reactive, ref, watch } from 'vue'
 import type { z } from 'zod'
 import { useForm } from './useForm'
 import { toAppError, useNotify } from './useErrors'
+import { CANCELLED_SAVE_MESSAGE, useSaveCancel } from './useSaveCancel'
 import type { FormField } from '../resources/types'
 
 export type FormModel = Record<string, unknown>
@@ -26,13 +27,16 @@ export interface ResourceFormOptions<T> {
   /** Called after the model was reset (revert, after a create, or following the item). */
   onReset?: (model: FormModel) => void
   onSaved?: (result: unknown) => void
+  /** After this long a save offers Cancel. Default 1000 ms. */
+  cancelAfterMs?: number
 }
 
 /**
  * The behaviour every resource form shares, over the resource's zod schema (useForm): field and
  * form-level errors (the server's too), dirty tracking against the item, following the item while
  * untouched (it often arrives in two steps), sending only the changed fields on edit, the draft of
- * a create, invalid JSON fields blocking the save, revert.
+ * a create, invalid JSON fields blocking the save, revert. A save that takes longer than a second
+ * offers Cancel (`slow`, `cancelSave`): its request is aborted and the form keeps what was typed.
  */
 export function useResourceForm<T>(opts: ResourceFormOptions<T>) {
   const initialItem = opts.item()
@@ -45,6 +49,8 @@ export function useResourceForm<T>(opts: ResourceFormOptions<T>) {
   const errors = form.errors
   const notify = useNotify()
   const busy = ref(false)
+  /** `slow`: the save has run for a while and the form shows Cancel. */
+  const saving = useSaveCancel(opts.cancelAfterMs)
   const editing = computed(() => !!opts.item())
   const jsonValid = reactive<Record<string, boolean>>({})
   const allJsonValid = computed(() => Object.values(jsonValid).every(Boolean))
@@ -114,7 +120,7 @@ export function useResourceForm<T>(opts: ResourceFormOptions<T>) {
     }
     busy.value = true
     try {
-      const result = await opts.save(patch as never)
+      const result = await saving.run(() => opts.save(patch as never))
       baseline = JSON.stringify(model)
       if (!editing.value) {
         form.clearDraft()
@@ -123,12 +129,31 @@ export function useResourceForm<T>(opts: ResourceFormOptions<T>) {
       opts.onSaved?.(result)
     } catch (e) {
       const appErr = toAppError(e)
+      if (appErr.code === 'accepted_without_answer') {
+        // The server stored it without sending it back; main has the list fetched again.
+        if (!editing.value) {
+          form.clearDraft()
+          reset()
+        }
+        notify.success(appErr.message)
+        return
+      }
+      if (appErr.kind === 'cancelled') {
+        notify.error(
+          { kind: 'cancelled', message: CANCELLED_SAVE_MESSAGE },
+          `${editing.value ? 'Save' : 'Create'} cancelled`
+        )
+        return
+      }
       form.applyServerError(appErr)
       notify.error(appErr, `Could not ${editing.value ? 'save' : 'create'} the ${opts.noun}`)
     } finally {
       busy.value = false
     }
   }
+
+  /** Cancels the save that runs now (what was typed stays in the form). */
+  const cancelSave = () => saving.cancel()
 
   function revert(): void {
     for (const k of Object.keys(jsonValid)) jsonValid[k] = true
@@ -147,6 +172,8 @@ export function useResourceForm<T>(opts: ResourceFormOptions<T>) {
     model,
     errors,
     busy,
+    slow: saving.slow,
+    cancelSave,
     editing,
     dirty,
     jsonValid,

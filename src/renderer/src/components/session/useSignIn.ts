@@ -2,6 +2,8 @@ import { computed, reactive, ref } from 'vue'
 import type { AppErrorData } from '../../../../shared/errors'
 import { useSessionStore } from '../../stores/session'
 import { toAppError } from '../../composables/useErrors'
+import { CallScope, withCallScope } from '../../composables/callScope'
+import { desk } from '../../desk'
 
 export type SignInBusy = null | 'local' | 'password' | 'token' | 'signup' | 'profile'
 
@@ -19,6 +21,9 @@ function humanSignInError(e: AppErrorData): AppErrorData {
  * busy, the error and field errors, the typed credentials (e-mail and password are shared by the
  * sign-in and sign-up tabs), the chosen server profile; `run` starts a session and reports how it
  * went. The password and token are forgotten once signed in.
+ *
+ * A running method can be cancelled (`cancel`: its request to the server is aborted), and starting
+ * another method (the Local workspace while a server does not answer) cancels it first.
  */
 export function useSignIn(onSignedIn: () => void) {
   const session = useSessionStore()
@@ -29,22 +34,41 @@ export function useSignIn(onSignedIn: () => void) {
   const profileId = ref<string | null>(null)
   const remoteProfiles = computed(() => session.profiles.filter((p) => p.kind === 'remote'))
 
+  let running: CallScope | null = null
+
+  /** Cancels the method that runs now (its call answers 'cancelled'; nothing is shown as an error). */
+  async function cancel(): Promise<void> {
+    const scope = running
+    running = null
+    busy.value = null
+    if (scope) await scope.cancel(desk())
+  }
+
   async function run(kind: NonNullable<SignInBusy>, fn: () => Promise<unknown>, mapAuth = true) {
+    if (running) await cancel()
+    const scope = new CallScope()
+    running = scope
     busy.value = kind
     error.value = null
     try {
-      await fn()
+      await withCallScope(scope, fn)
+      if (running !== scope) return
       creds.password = ''
       creds.token = ''
       onSignedIn()
     } catch (e) {
+      if (running !== scope) return
       const err = toAppError(e)
+      if (err.kind === 'cancelled') return
       error.value = mapAuth ? humanSignInError(err) : err
       const fe: Record<string, string> = {}
       for (const f of err.fields ?? []) fe[f.field] = f.message
       fieldErrors.value = fe
     } finally {
-      busy.value = null
+      if (running === scope) {
+        running = null
+        busy.value = null
+      }
     }
   }
 
@@ -113,6 +137,7 @@ export function useSignIn(onSignedIn: () => void) {
     profileId,
     remoteProfiles,
     run,
+    cancel,
     needProfile,
     issues,
     parsed,
