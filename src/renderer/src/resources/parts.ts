@@ -11,23 +11,29 @@ export interface ResourceParts {
   detail: Component
 }
 
+type Load = () => Promise<{ default: Component }>
+const parts = (form: Load, detail: Load): ResourceParts => ({
+  form: defineAsyncComponent(form),
+  detail: defineAsyncComponent(detail)
+})
+
 export const RESOURCE_PARTS: Readonly<Record<string, ResourceParts>> = {
-  '/documents': {
-    form: defineAsyncComponent(() => import('../components/documents/DocumentForm.vue')),
-    detail: defineAsyncComponent(() => import('../components/documents/DocumentDetail.vue'))
-  },
-  '/tools': {
-    form: defineAsyncComponent(() => import('../components/tools/ToolForm.vue')),
-    detail: defineAsyncComponent(() => import('../components/tools/ToolDetail.vue'))
-  },
-  '/prompts': {
-    form: defineAsyncComponent(() => import('../components/prompts/PromptForm.vue')),
-    detail: defineAsyncComponent(() => import('../components/prompts/PromptDetail.vue'))
-  },
-  '/api-tokens': {
-    form: defineAsyncComponent(() => import('../components/apiTokens/TokenForm.vue')),
-    detail: defineAsyncComponent(() => import('../components/apiTokens/TokenDetail.vue'))
-  }
+  '/documents': parts(
+    () => import('../components/documents/DocumentForm.vue'),
+    () => import('../components/documents/DocumentDetail.vue')
+  ),
+  '/tools': parts(
+    () => import('../components/tools/ToolForm.vue'),
+    () => import('../components/tools/ToolDetail.vue')
+  ),
+  '/prompts': parts(
+    () => import('../components/prompts/PromptForm.vue'),
+    () => import('../components/prompts/PromptDetail.vue')
+  ),
+  '/api-tokens': parts(
+    () => import('../components/apiTokens/TokenForm.vue'),
+    () => import('../components/apiTokens/TokenDetail.vue')
+  )
 }
 
 /** The parts of the resource at `path` (a descriptor without parts is a programming error). */
