@@ -5,10 +5,12 @@ const capital = (s: string) => `${s.charAt(0).toUpperCase()}${s.slice(1)}`
 
 /**
  * The names a resource takes from its noun ("tool"): the page title "Tools", route `/tools`, test
- * ids `tool-…`, "New tool", "Tool not found", the create draft key and the detail pane's prop, and
- * how a queued create is named in the outbox ("Create tool “X”").
+ * ids `tool-…`, "New tool", "Tool not found", the empty list's text ("No tools yet", then
+ * `emptyMore`), the create draft key and the detail pane's prop, and how a queued create is named
+ * in the outbox ("Create tool “X”").
  */
-export function namedResource(noun: string, plural = `${noun}s`) {
+export function namedResource(noun: string, emptyMore = '') {
+  const plural = `${noun}s`
   return {
     title: capital(plural),
     path: `/${plural}`,
@@ -18,6 +20,8 @@ export function namedResource(noun: string, plural = `${noun}s`) {
     newLabel: `New ${noun}`,
     createTitle: `New ${noun}`,
     notFound: `${capital(noun)} not found`,
+    emptyText: (filtered: boolean) =>
+      filtered ? `No ${plural} match the filter` : `No ${plural} yet${emptyMore}`,
     createLabel: (input: { name?: string }) => `Create ${noun} “${input.name ?? ''}”`,
     draftKey: `${noun}-create`,
     detailProp: noun

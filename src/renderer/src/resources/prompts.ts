@@ -15,7 +15,6 @@ export const prompts: ResourceDescriptor<Prompt, PromptUpdate> = {
     title: (p) => p.name || '(unnamed)',
     meta: (p) => `${(p.input_variables ?? []).length} vars`
   },
-  emptyText: (filtered) => (filtered ? 'No prompts match the filter' : 'No prompts yet'),
   createChannel: 'prompts.create',
   listChannel: 'prompts.list',
   hint: 'Select a prompt or open one by its id',

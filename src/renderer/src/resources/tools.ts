@@ -9,7 +9,6 @@ export const tools: ResourceDescriptor<Tool, ToolUpdate> = {
   ...namedResource('tool'),
   useStore: useToolsStore,
   ...typedList<Tool>(TOOL_TYPES, 'tool', (d) => d.description),
-  emptyText: (filtered) => (filtered ? 'No tools match the filter' : 'No tools yet'),
   createChannel: 'tools.create',
   hint: 'Select a tool',
   // The create form always sends name and type (validated with ToolCreate).
