@@ -20,20 +20,21 @@ import {
 
 describe('window web preferences', () => {
   it('isolates and sandboxes the renderer with no Node access', () => {
-    const p = windowWebPreferences('/app/out/preload/index.cjs')
-    expect(p).toEqual({
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      nodeIntegrationInWorker: false,
-      nodeIntegrationInSubFrames: false,
-      webSecurity: true,
-      allowRunningInsecureContent: false,
-      webviewTag: false,
-      experimentalFeatures: false,
-      spellcheck: true,
+    // Exactly these switches, each on or off as listed (no other key may appear).
+    const on = ['contextIsolation', 'sandbox', 'webSecurity', 'spellcheck']
+    const off = [
+      'nodeIntegration',
+      'nodeIntegrationInWorker',
+      'nodeIntegrationInSubFrames',
+      'allowRunningInsecureContent',
+      'webviewTag',
+      'experimentalFeatures',
+      'devTools'
+    ]
+    expect(windowWebPreferences('/app/out/preload/index.cjs')).toEqual({
+      ...Object.fromEntries(on.map((k) => [k, true])),
+      ...Object.fromEntries(off.map((k) => [k, false])),
       disableBlinkFeatures: 'Auxclick',
-      devTools: false,
       preload: '/app/out/preload/index.cjs'
     })
     expect(windowWebPreferences('/p.cjs', { devTools: true }).devTools).toBe(true)

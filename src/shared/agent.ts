@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { AgentType, StrictId } from './common'
-import { embedded, field, oneOf, owned, reserved, resourceSchemas, stamps, text } from './fields'
+import { embedded, field, nameText, oneOf, owned, reserved, resourceSchemas, stamps, text } from './fields'
 import { Tag, TagRef, TagStrict } from './tag'
 
 export const Llm = z.object({
@@ -10,7 +10,7 @@ export const Llm = z.object({
 export type Llm = z.infer<typeof Llm>
 
 const optionalId = field(z.string().nullable(), z.string().nullable())
-const agent = resourceSchemas({
+export const { strict: AgentStrict, tolerant: Agent } = resourceSchemas({
   ...owned,
   document: embedded,
   documentId: optionalId,
@@ -32,13 +32,10 @@ const agent = resourceSchemas({
   AgentMemory: reserved,
   ...stamps
 })
-export const AgentStrict = agent.strict
 export type AgentStrict = z.infer<typeof AgentStrict>
-
-export const Agent = agent.tolerant
 export type Agent = z.infer<typeof Agent>
 
-export const AgentName = z.string().trim().min(1, 'Enter a name').max(200, 'At most 200 characters')
+export const AgentName = nameText(200)
 
 /** POST /agents. `tags` carries tag objects ({id, name, color}); the local service also accepts ids. */
 export const AgentCreate = z.object({

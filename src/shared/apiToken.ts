@@ -1,11 +1,13 @@
 import { z } from 'zod'
 import { owned, resourceSchemas, stamp, text } from './fields'
 
-const apiToken = resourceSchemas({ ...owned, description: text, token: text, createdAt: stamp })
-export const ApiTokenStrict = apiToken.strict
+export const { strict: ApiTokenStrict, tolerant: ApiToken } = resourceSchemas({
+  ...owned,
+  description: text,
+  token: text,
+  createdAt: stamp
+})
 export type ApiTokenStrict = z.infer<typeof ApiTokenStrict>
-
-export const ApiToken = apiToken.tolerant
 export type ApiToken = z.infer<typeof ApiToken>
 
 /** What the renderer gets for a listed/cached token: never the value, only a masked preview. */

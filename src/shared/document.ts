@@ -1,8 +1,19 @@
 import { z } from 'zod'
 import { DocumentType, isHttpUrl, JsonObject } from './common'
-import { field, json, jsonOrNull, oneOf, owned, reserved, resourceSchemas, stamps, text } from './fields'
+import {
+  field,
+  json,
+  jsonOrNull,
+  nameText,
+  oneOf,
+  owned,
+  reserved,
+  resourceSchemas,
+  stamps,
+  text
+} from './fields'
 
-const document = resourceSchemas({
+export const { strict: DocumentStrict, tolerant: Document } = resourceSchemas({
   ...owned,
   name: text,
   type: oneOf(DocumentType),
@@ -16,13 +27,10 @@ const document = resourceSchemas({
   index: reserved,
   Agent: reserved
 })
-export const DocumentStrict = document.strict
 export type DocumentStrict = z.infer<typeof DocumentStrict>
-
-export const Document = document.tolerant
 export type Document = z.infer<typeof Document>
 
-export const DocumentName = z.string().trim().min(1, 'Enter a name').max(200, 'At most 200 characters')
+export const DocumentName = nameText(200)
 
 export const DocumentUrl = z
   .string()

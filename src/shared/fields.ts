@@ -60,3 +60,7 @@ export function resourceSchemas<F extends Record<string, Field>>(fields: F) {
     tolerant: tolerantObject(tolerant as TolerantShape<F>)
   }
 }
+
+/** A resource's name as a create/update request takes it: trimmed, not empty, at most `max` characters. */
+export const nameText = (max: number) =>
+  z.string().trim().min(1, 'Enter a name').max(max, `At most ${max} characters`)

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { field, ref, resourceSchemas, stamps, text } from './fields'
+import { field, nameText, ref, resourceSchemas, stamps, text } from './fields'
 
 export interface PlaceholderScan {
   variables: string[]
@@ -57,20 +57,17 @@ export function compareVariables(template: string, declared: readonly string[]) 
   }
 }
 
-const prompt = resourceSchemas({
+export const { strict: PromptStrict, tolerant: Prompt } = resourceSchemas({
   userId: ref,
   name: text,
   template: text,
   input_variables: field(z.array(z.string()), z.array(z.string())),
   ...stamps
 })
-export const PromptStrict = prompt.strict
 export type PromptStrict = z.infer<typeof PromptStrict>
-
-export const Prompt = prompt.tolerant
 export type Prompt = z.infer<typeof Prompt>
 
-export const PromptName = z.string().trim().min(1, 'Enter a name').max(200, 'At most 200 characters')
+export const PromptName = nameText(200)
 const Template = z.string().max(100_000, 'At most 100,000 characters')
 const Variables = z
   .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'Variable names are letters, digits and _'))

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { canonicalColor, normalizeColor } from './values'
 import { StrictId } from './common'
-import { field, ref, resourceSchemas, stamps, text } from './fields'
+import { field, nameText, ref, resourceSchemas, stamps, text } from './fields'
 
 export { canonicalColor, DEFAULT_TAG_COLOR, normalizeColor } from './values'
 
@@ -11,18 +11,15 @@ export const TagColor = z
   .refine((v) => normalizeColor(v) !== null, 'Colour must be #RGB or #RRGGBB')
   .transform((v) => normalizeColor(v) as string)
 
-export const TagName = z.string().trim().min(1, 'Enter a name').max(64, 'At most 64 characters')
+export const TagName = nameText(64)
 
-const tag = resourceSchemas({
+export const { strict: TagStrict, tolerant: Tag } = resourceSchemas({
   name: text,
   color: field(z.string().regex(/^#[0-9A-F]{6}$/), z.string().transform(canonicalColor)),
   userId: ref,
   ...stamps
 })
-export const TagStrict = tag.strict
 export type TagStrict = z.infer<typeof TagStrict>
-
-export const Tag = tag.tolerant
 export type Tag = z.infer<typeof Tag>
 
 export const TagCreate = z.object({ name: TagName, color: TagColor, userId: StrictId })

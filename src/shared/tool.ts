@@ -1,8 +1,9 @@
 import { z } from 'zod'
-import { ToolType, JsonObject } from './common'
-import { json, oneOf, owned, resourceSchemas, stamps, text } from './fields'
+import { JsonObject, ToolType } from './common'
+import { json, nameText, oneOf, owned, resourceSchemas, stamps, text } from './fields'
 
-const tool = resourceSchemas({
+/** The tool as a client accepts it. The document's list returns only id, name and type. */
+export const { strict: ToolStrict, tolerant: Tool } = resourceSchemas({
   ...owned,
   name: text,
   type: oneOf(ToolType),
@@ -10,14 +11,10 @@ const tool = resourceSchemas({
   metadata: json,
   ...stamps
 })
-export const ToolStrict = tool.strict
 export type ToolStrict = z.infer<typeof ToolStrict>
-
-/** The tool as a client accepts it. The document's list returns only id, name and type. */
-export const Tool = tool.tolerant
 export type Tool = z.infer<typeof Tool>
 
-export const ToolName = z.string().trim().min(1, 'Enter a name').max(200, 'At most 200 characters')
+export const ToolName = nameText(200)
 const Description = z.string().max(5000, 'At most 5,000 characters')
 
 /** POST /tools (an extra of decisions.md). */

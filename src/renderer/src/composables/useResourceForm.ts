@@ -31,6 +31,34 @@ export interface ResourceFormOptions<T> {
   cancelAfterMs?: number
 }
 
+/** What a resource's form is made of: its schemas, model, fields and noun (one per resource). */
+export type ResourceFormSpec<T> = Pick<
+  ResourceFormOptions<T>,
+  'create' | 'update' | 'toModel' | 'fields' | 'noun'
+>
+
+/** The props every resource form component takes beside its item. */
+export interface ResourceFormProps {
+  save: (input: never) => Promise<unknown>
+  draftKey?: string | null
+  disabled?: boolean
+}
+
+/** useResourceForm's options that come from a form component's props and its `saved` event (emit). */
+export function fromProps<T>(
+  props: ResourceFormProps,
+  item: () => T | null,
+  emit: (event: 'saved', result: unknown) => void
+): Pick<ResourceFormOptions<T>, 'item' | 'save' | 'draftKey' | 'disabled' | 'onSaved'> {
+  return {
+    item,
+    save: props.save,
+    draftKey: props.draftKey,
+    disabled: () => !!props.disabled,
+    onSaved: (result) => emit('saved', result)
+  }
+}
+
 /**
  * The behaviour every resource form shares, over the resource's zod schema (useForm): field and
  * form-level errors (the server's too), dirty tracking against the item, following the item while

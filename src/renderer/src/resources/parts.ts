@@ -5,29 +5,45 @@
  * descriptor that named its components would import itself in a circle.
  */
 import { defineAsyncComponent, type Component } from 'vue'
+import { usePromptsStore } from '../stores/prompts'
+import { useToolsStore } from '../stores/tools'
+import { promptPane } from './prompts'
+import { toolPane } from './tools'
+import type { EditPane } from './types'
 
+/** The create form, and the detail pane: its own component, or (`edit`) the edit form in FormDetail. */
 export interface ResourceParts {
   form: Component
-  detail: Component
+  detail?: Component
+  edit?: EditPane
+}
+
+type Load = () => Promise<{ default: Component }>
+function parts(load: Load, detail: Load | Omit<EditPane, 'form'>): ResourceParts {
+  const form = defineAsyncComponent(load)
+  return typeof detail === 'function'
+    ? { form, detail: defineAsyncComponent(detail) }
+    : { form, edit: { ...detail, form } }
 }
 
 export const RESOURCE_PARTS: Readonly<Record<string, ResourceParts>> = {
-  '/documents': {
-    form: defineAsyncComponent(() => import('../components/documents/DocumentForm.vue')),
-    detail: defineAsyncComponent(() => import('../components/documents/DocumentDetail.vue'))
-  },
-  '/tools': {
-    form: defineAsyncComponent(() => import('../components/tools/ToolForm.vue')),
-    detail: defineAsyncComponent(() => import('../components/tools/ToolDetail.vue'))
-  },
-  '/prompts': {
-    form: defineAsyncComponent(() => import('../components/prompts/PromptForm.vue')),
-    detail: defineAsyncComponent(() => import('../components/prompts/PromptDetail.vue'))
-  },
-  '/api-tokens': {
-    form: defineAsyncComponent(() => import('../components/apiTokens/TokenForm.vue')),
-    detail: defineAsyncComponent(() => import('../components/apiTokens/TokenDetail.vue'))
-  }
+  '/documents': parts(
+    () => import('../components/documents/DocumentForm.vue'),
+    () => import('../components/documents/DocumentDetail.vue')
+  ),
+  '/tools': parts(() => import('../components/tools/ToolForm.vue'), {
+    pane: toolPane,
+    useStore: useToolsStore,
+    badge: true
+  }),
+  '/prompts': parts(() => import('../components/prompts/PromptForm.vue'), {
+    pane: promptPane,
+    useStore: usePromptsStore
+  }),
+  '/api-tokens': parts(
+    () => import('../components/apiTokens/TokenForm.vue'),
+    () => import('../components/apiTokens/TokenDetail.vue')
+  )
 }
 
 /** The parts of the resource at `path` (a descriptor without parts is a programming error). */

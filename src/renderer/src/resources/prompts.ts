@@ -1,5 +1,6 @@
 import type { Prompt, PromptUpdate } from '../../../shared/prompt'
 import { usePromptsStore } from '../stores/prompts'
+import { namedResource } from './define'
 import type { DetailDescriptor, FormField, ResourceDescriptor } from './types'
 
 /**
@@ -7,29 +8,18 @@ import type { DetailDescriptor, FormField, ResourceDescriptor } from './types'
  * list, create and delete.
  */
 export const prompts: ResourceDescriptor<Prompt, PromptUpdate> = {
-  title: 'Prompts',
-  path: '/prompts',
-  noun: 'prompt',
-  plural: 'prompts',
-  testid: 'prompt',
+  ...namedResource('prompt'),
   useStore: usePromptsStore,
   query: { name: (p) => p.name ?? '', date: (p) => p.createdAt },
   row: {
     title: (p) => p.name || '(unnamed)',
     meta: (p) => `${(p.input_variables ?? []).length} vars`
   },
-  emptyText: (filtered) => (filtered ? 'No prompts match the filter' : 'No prompts yet'),
-  newLabel: 'New prompt',
-  createTitle: 'New prompt',
   createChannel: 'prompts.create',
   listChannel: 'prompts.list',
-  notFound: 'Prompt not found',
   hint: 'Select a prompt or open one by its id',
   create: (input) =>
     usePromptsStore().create({ ...input, name: input.name ?? '', template: input.template ?? '' }),
-  createLabel: (input) => `Create prompt “${input.name ?? ''}”`,
-  draftKey: 'prompt-create',
-  detailProp: 'prompt',
   openErrorText: (err, id) => (err.kind === 'not_found' ? `No prompt has the id “${id}”` : err.message),
   // The server has no prompt list: not an error, the user opens prompts by id.
   notifyListError: (err) => err.kind !== 'not_offered'

@@ -1,41 +1,19 @@
 import type { Tool, ToolUpdate } from '../../../shared/tool'
 import { TOOL_TYPES } from '../../../shared/values'
 import { useToolsStore } from '../stores/tools'
+import { namedResource, typedList } from './define'
 import type { DetailDescriptor, FormField, ResourceDescriptor } from './types'
 
 /** Tools: list with type filter; creating and deleting are extras a server may not offer. */
 export const tools: ResourceDescriptor<Tool, ToolUpdate> = {
-  title: 'Tools',
-  path: '/tools',
-  noun: 'tool',
-  plural: 'tools',
-  testid: 'tool',
+  ...namedResource('tool'),
   useStore: useToolsStore,
-  query: {
-    name: (d) => d.name ?? '',
-    type: (d) => d.type,
-    date: (d) => d.createdAt,
-    types: TOOL_TYPES
-  },
-  typeFilter: true,
-  row: {
-    title: (d) => d.name || '(unnamed)',
-    badge: (d) => d.type ?? '?',
-    hover: (d) => d.description,
-    drag: 'tool'
-  },
-  emptyText: (filtered) => (filtered ? 'No tools match the filter' : 'No tools yet'),
-  newLabel: 'New tool',
-  createTitle: 'New tool',
+  ...typedList<Tool>(TOOL_TYPES, 'tool', (d) => d.description),
   createChannel: 'tools.create',
-  notFound: 'Tool not found',
   hint: 'Select a tool',
   // The create form always sends name and type (validated with ToolCreate).
   create: (input) =>
-    useToolsStore().create({ ...input, name: input.name ?? '', type: input.type ?? 'SEARCH' }),
-  createLabel: (input) => `Create tool “${input.name ?? ''}”`,
-  draftKey: 'tool-create',
-  detailProp: 'tool'
+    useToolsStore().create({ ...input, name: input.name ?? '', type: input.type ?? 'SEARCH' })
 }
 
 type ToolType = (typeof TOOL_TYPES)[number]

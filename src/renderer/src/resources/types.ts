@@ -1,3 +1,4 @@
+import type { Component } from 'vue'
 import type { AppErrorData } from '../../../shared/errors'
 import type { Channel } from '../../../shared/ipc'
 import type { ListQueryOptions } from '../composables/useListQuery'
@@ -133,4 +134,21 @@ export interface DetailDescriptor {
   confirmNote?: string
   /** The Created / Updated / id line under the title. */
   dates?: boolean
+}
+
+type Write = Promise<{ status: 'done' | 'queued' }>
+/** What an edit-form detail pane needs of the resource's store. */
+export interface EditStore {
+  update: (id: string, patch: never) => Write
+  remove: (id: string) => Write
+}
+
+/** A detail pane that is the resource's edit form (FormDetail): header and delete, then the form. */
+export interface EditPane {
+  pane: DetailDescriptor
+  useStore: () => EditStore
+  /** The edit form (the resource's create form, given the item). */
+  form: Component
+  /** Show the item's type as a tag after the title. */
+  badge?: boolean
 }

@@ -6,9 +6,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { flushPromises, mount, type VueWrapper } from '@vue/test-utils'
 import { defineComponent, h, type PropType } from 'vue'
-import { ToolCreate, ToolUpdate, type Tool } from '../../../../shared/tool'
+import { ToolCreate, type Tool } from '../../../../shared/tool'
 import { useResourceForm } from '../../composables/useResourceForm'
 import { toolFields, toolModel } from '../../resources/tools'
+import { toolForm } from '../../resources/forms'
 import ResourceForm from './ResourceForm.vue'
 
 const wrappers: VueWrapper[] = []
@@ -25,15 +26,7 @@ const Harness = defineComponent({
     save: { type: Function as PropType<Save>, required: true }
   },
   setup(props) {
-    const form = useResourceForm({
-      item: () => props.item,
-      create: ToolCreate,
-      update: ToolUpdate,
-      toModel: toolModel,
-      fields: toolFields,
-      save: props.save,
-      noun: 'tool'
-    })
+    const form = useResourceForm({ ...toolForm, item: () => props.item, save: props.save })
     return () =>
       h(ResourceForm, { form, fields: toolFields, testid: 'tool-form', noun: 'tool', original: props.item })
   }

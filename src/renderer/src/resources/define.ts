@@ -1,0 +1,51 @@
+import type { ListQueryOptions } from '../composables/useListQuery'
+import type { RowDescriptor } from './types'
+
+const capital = (s: string) => `${s.charAt(0).toUpperCase()}${s.slice(1)}`
+
+/**
+ * The names a resource takes from its noun ("tool"): the page title "Tools", route `/tools`, test
+ * ids `tool-…`, "New tool", "Tool not found", the empty list's text ("No tools yet", then
+ * `emptyMore`), the create draft key and the detail pane's prop, and how a queued create is named
+ * in the outbox ("Create tool “X”").
+ */
+export function namedResource(noun: string, emptyMore = '') {
+  const plural = `${noun}s`
+  return {
+    title: capital(plural),
+    path: `/${plural}`,
+    noun,
+    plural,
+    testid: noun,
+    newLabel: `New ${noun}`,
+    createTitle: `New ${noun}`,
+    notFound: `${capital(noun)} not found`,
+    emptyText: (filtered: boolean) =>
+      filtered ? `No ${plural} match the filter` : `No ${plural} yet${emptyMore}`,
+    createLabel: (input: { name?: string }) => `Create ${noun} “${input.name ?? ''}”`,
+    draftKey: `${noun}-create`,
+    detailProp: noun
+  }
+}
+
+interface NamedTyped {
+  name?: string
+  type?: string
+  createdAt?: string
+}
+
+/**
+ * A list of named, typed items (documents, tools): search by name, filter by type (the known
+ * types offered even when no item has them), the type as the row's badge, rows drag onto agents.
+ */
+export function typedList<T extends NamedTyped>(
+  types: readonly string[],
+  drag: RowDescriptor<T>['drag'],
+  hover: RowDescriptor<T>['hover']
+): { query: ListQueryOptions<T>; typeFilter: true; row: RowDescriptor<T> } {
+  return {
+    query: { name: (d) => d.name ?? '', type: (d) => d.type, date: (d) => d.createdAt, types },
+    typeFilter: true,
+    row: { title: (d) => d.name || '(unnamed)', badge: (d) => d.type ?? '?', hover, drag }
+  }
+}
