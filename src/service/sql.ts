@@ -26,6 +26,12 @@ export function jsonObjOrNull(v: unknown): Record<string, unknown> | null {
 }
 /** The leading fields of a user-owned row as the contract orders them: id, owner id, owner. */
 export const ownerFields = (r: Row, user: UserStrict) => ({ id: str(r.id), userId: str(r.user_id), user })
+/** The owner fields, plus the `name` and `type` columns of a named, typed resource (documents, tools). */
+export const namedTypedFields = <Type extends string>(r: Row, user: UserStrict) => ({
+  ...ownerFields(r, user),
+  name: str(r.name),
+  type: str(r.type) as Type
+})
 /** The trailing fields of a row: creation and last-change times. */
 export const timeFields = (r: Row) => ({ createdAt: str(r.created_at), updatedAt: str(r.updated_at) })
 

@@ -48,12 +48,7 @@ export class AppError extends Error implements AppErrorData {
     if (data.retryAfter !== undefined) this.retryAfter = data.retryAfter
   }
   toData(): AppErrorData {
-    const out: AppErrorData = { kind: this.kind, message: this.message }
-    if (this.status !== undefined) out.status = this.status
-    if (this.code !== undefined) out.code = this.code
-    if (this.fields !== undefined) out.fields = this.fields
-    if (this.retryAfter !== undefined) out.retryAfter = this.retryAfter
-    return out
+    return errorData(this)
   }
   static is(e: unknown): e is AppError {
     return e instanceof AppError
@@ -70,4 +65,14 @@ export function issuesToFields(
   issues: readonly { path: readonly PropertyKey[]; message: string }[]
 ): FieldIssue[] {
   return issues.map((i) => ({ field: i.path.map(String).join('.') || '(body)', message: i.message }))
+}
+
+/** The plain data of an error (kind, message and the optional fields that are set), nothing else. */
+export function errorData(e: AppErrorData): AppErrorData {
+  const out: AppErrorData = { kind: e.kind, message: e.message }
+  if (e.status !== undefined) out.status = e.status
+  if (e.code !== undefined) out.code = e.code
+  if (e.fields !== undefined) out.fields = e.fields
+  if (e.retryAfter !== undefined) out.retryAfter = e.retryAfter
+  return out
 }

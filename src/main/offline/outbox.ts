@@ -4,11 +4,11 @@
  * survives even a power cut once enqueue() has returned.
  */
 import { randomUUID } from 'node:crypto'
-import type { AppErrorData } from '../../shared/errors'
+import { errorData, type AppErrorData } from '../../shared/errors'
 import type { OutboxEntry, OutboxStatus } from '../../shared/ipc'
 import type { Db } from './db'
 import { replaceString } from './merge'
-import type { OutboxExtra, OutboxStore } from './types'
+import type { NewOutboxEntry, OutboxExtra, OutboxStore } from './types'
 
 const COLUMNS = 'seq, id, channel, label, input, created_at, status, error, attempts, extra'
 const STATUSES: readonly OutboxStatus[] = ['pending', 'replaying', 'failed', 'uncertain', 'conflict']
@@ -40,15 +40,6 @@ function toEntry(r: unknown[]): OutboxEntry {
   if (extra.retryAt) entry.retryAt = extra.retryAt
   if (extra.server !== undefined) entry.server = extra.server
   return entry
-}
-
-function errorData(error: AppErrorData): AppErrorData {
-  const data: AppErrorData = { kind: error.kind, message: error.message }
-  if (error.status !== undefined) data.status = error.status
-  if (error.code !== undefined) data.code = error.code
-  if (error.fields !== undefined) data.fields = error.fields
-  if (error.retryAfter !== undefined) data.retryAfter = error.retryAfter
-  return data
 }
 
 function serialize(input: unknown): string | null {
@@ -99,20 +90,8 @@ export class SqliteOutboxStore implements OutboxStore {
     }
   }
 
-  /**
-   * Queues a change. `tempId` (optional, an addition to the brief's interface) names the temporary
-   * id this entry creates, so replay can hold back later entries that refer to it if it is refused.
-   */
-  enqueue(e: {
-    channel: string
-    label: string
-    input: unknown
-    tempId?: string
-    /** 'uncertain' (addition): a direct write whose outcome is unknown, with that error and its attempt. */
-    uncertain?: AppErrorData
-    attempts?: number
-    extra?: OutboxExtra
-  }): OutboxEntry {
+  /** Queues a change (see NewOutboxEntry). */
+  enqueue(e: NewOutboxEntry): OutboxEntry {
     if (typeof e.channel !== 'string' || !e.channel) throw new TypeError('An outbox entry needs a channel')
     const input = serialize(e.input)
     const id = `ob-${randomUUID()}`

@@ -82,17 +82,22 @@ export interface OutboxExtra {
   force?: boolean
 }
 
+/** A change to queue (`OutboxStore.enqueue`). */
+export interface NewOutboxEntry {
+  channel: string
+  label: string
+  input: unknown
+  /** The temporary id this entry creates, so replay can hold back later entries that refer to it. */
+  tempId?: string
+  /** A direct write whose outcome is unknown: queued 'uncertain' with that error and its attempts. */
+  uncertain?: AppErrorData
+  attempts?: number
+  extra?: OutboxExtra
+}
+
 export interface OutboxStore {
   /** Status 'pending' (or 'uncertain'), seq increasing, durable (synchronous=FULL) when it returns. */
-  enqueue(e: {
-    channel: string
-    label: string
-    input: unknown
-    tempId?: string
-    uncertain?: AppErrorData
-    attempts?: number
-    extra?: OutboxExtra
-  }): OutboxEntry
+  enqueue(e: NewOutboxEntry): OutboxEntry
   /** In seq order. */
   list(): OutboxEntry[]
   get(id: string): OutboxEntry | null

@@ -9,7 +9,7 @@ import {
   jsonObjOrNull,
   jsonText,
   ownedTable,
-  ownerFields,
+  namedTypedFields,
   str,
   timeFields
 } from '../sql'
@@ -43,9 +43,7 @@ export interface DocumentInput {
 
 export function mapDocument(r: Row, user: UserStrict): DocumentStrict {
   return {
-    ...ownerFields(r, user),
-    name: str(r.name),
-    type: str(r.type) as DocumentStrict['type'],
+    ...namedTypedFields<DocumentStrict['type']>(r, user),
     url: str(r.url),
     from_page: intOrNull(r.from_page),
     to_page: intOrNull(r.to_page),

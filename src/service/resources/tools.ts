@@ -2,7 +2,7 @@
 import { ToolCreate, ToolUpdate, type ToolStrict, type UserStrict } from '../../shared'
 import type { Db } from '../db'
 import { ownedCrud, type RouteTable } from '../routes'
-import { createTableSql, jsonObj, ownedTable, ownerFields, str, timeFields } from '../sql'
+import { createTableSql, jsonObj, ownedTable, namedTypedFields, str, timeFields } from '../sql'
 import type { OwnedTable, Row, TableDef } from '../sql'
 
 const TOOLS: TableDef = {
@@ -28,9 +28,7 @@ export const toolsStorage = (db: Db): ToolStorage =>
 
 function mapTool(r: Row, user: UserStrict): ToolStrict {
   return {
-    ...ownerFields(r, user),
-    name: str(r.name),
-    type: str(r.type) as ToolStrict['type'],
+    ...namedTypedFields<ToolStrict['type']>(r, user),
     description: str(r.description),
     metadata: jsonObj(r.metadata),
     ...timeFields(r)
