@@ -65,7 +65,7 @@ export const handlers: Handlers = {
     }
     const baseUrl = normalizeBaseUrl(input.baseUrl)
     const before = input.id !== undefined ? ctx.profiles.get(input.id) : null
-    const saved = ctx.profiles.saveRemote({ id: input.id, name: input.name, baseUrl })
+    const saved = ctx.profiles.saveRemote({ ...input, baseUrl })
     if (!saved) throw new AppError({ kind: 'not_found', message: 'That server profile no longer exists' })
     await ctx.session.profileUpdated(before, saved)
     return saved

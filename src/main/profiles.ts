@@ -57,10 +57,12 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 
 function readProfile(v: unknown): Profile | null {
   if (!isRecord(v)) return null
-  const { id, name, baseUrl } = v
+  const { id, name, baseUrl, insecure } = v
   if (typeof id !== 'string' || !id || id === LOCAL_PROFILE_ID) return null
   if (typeof name !== 'string' || typeof baseUrl !== 'string') return null
-  return { id, name, baseUrl, kind: 'remote' }
+  const p: Profile = { id, name, baseUrl, kind: 'remote' }
+  if (insecure === true) p.insecure = true
+  return p
 }
 
 function readUser(v: unknown): StoredUser | null {
@@ -164,8 +166,14 @@ export class ProfileRegistry {
   }
 
   /** Adds (no id) or updates (id) a remote profile. Returns null when the id is unknown. */
-  saveRemote(input: { id?: string | undefined; name: string; baseUrl: string }): Profile | null {
+  saveRemote(input: {
+    id?: string | undefined
+    name: string
+    baseUrl: string
+    insecure?: boolean | undefined
+  }): Profile | null {
     const baseUrl = normalizeBaseUrl(input.baseUrl)
+    const insecure = input.insecure === true && new URL(baseUrl).protocol === 'http:'
     if (input.id !== undefined) {
       const p = this.data.profiles.find((x) => x.id === input.id)
       if (!p) return null
@@ -175,10 +183,13 @@ export class ProfileRegistry {
       }
       p.name = input.name
       p.baseUrl = baseUrl
+      if (insecure) p.insecure = true
+      else delete p.insecure
       this.save()
       return { ...p }
     }
     const profile: Profile = { id: `p-${randomUUID()}`, name: input.name, baseUrl, kind: 'remote' }
+    if (insecure) profile.insecure = true
     this.data.profiles.push(profile)
     this.save()
     return { ...profile }

@@ -5,6 +5,7 @@
 import { authHeaderStoreFor, capabilityStoreFor } from './api/capabilities'
 import { createApiClient, type ApiClient } from './api/client'
 import { AppError } from '../shared/errors'
+import { addressAllowed, CLEARTEXT_MESSAGE } from '../shared/profileAddress'
 import type { Profile } from '../shared/ipc'
 import type { LocalWorkspace } from './localWorkspace'
 import type { ProfileRegistry, StoredUser } from './profiles'
@@ -31,6 +32,14 @@ export function profileOrThrow(profiles: ProfileRegistry, profileId: string): Pr
       kind: 'validation',
       message: 'Choose a server: that profile no longer exists.',
       fields: [{ field: 'profileId', message: 'Unknown server profile' }]
+    })
+  }
+  // A profile saved before the cleartext rule: no password or token over plain http to it.
+  if (p.kind === 'remote' && !addressAllowed(p.baseUrl, p.insecure)) {
+    throw new AppError({
+      kind: 'validation',
+      message: `${CLEARTEXT_MESSAGE} Edit the server to continue.`,
+      fields: [{ field: 'baseUrl', message: 'Use https://' }]
     })
   }
   return p

@@ -5,6 +5,7 @@
 import { z } from 'zod'
 import type { AppErrorData } from './errors'
 import { isHttpUrl, StrictId } from './common'
+import { addressAllowed, CLEARTEXT_MESSAGE } from './profileAddress'
 import { SignInRequest, SignUpRequest } from './auth'
 import { Agent, AgentCreate, AgentUpdate } from './agent'
 import { Document, DocumentCreate, DocumentUpdate } from './document'
@@ -26,6 +27,8 @@ export interface Profile {
   name: string
   baseUrl: string
   kind: 'local' | 'remote'
+  /** The user chose plain http:// to another computer ("Insecure connection", shown in red). */
+  insecure?: boolean
 }
 
 export interface SessionUser {
@@ -114,11 +117,14 @@ const Empty = z.object({}).strict().optional()
 const ById = z.object({ id: StrictId })
 const ListInput = z.object({ cacheOnly: z.boolean().optional() }).strict().optional()
 const GetInput = z.object({ id: StrictId, cacheOnly: z.boolean().optional() })
-const ProfileInput = z.object({
-  id: StrictId.optional(),
-  name: z.string().trim().min(1, 'Enter a name').max(100),
-  baseUrl: z.string().trim().refine(isHttpUrl, 'Enter the server address, e.g. https://ams.example.com')
-})
+const ProfileInput = z
+  .object({
+    id: StrictId.optional(),
+    name: z.string().trim().min(1, 'Enter a name').max(100),
+    baseUrl: z.string().trim().refine(isHttpUrl, 'Enter the server address, e.g. https://ams.example.com'),
+    insecure: z.boolean().optional()
+  })
+  .refine((p) => addressAllowed(p.baseUrl, p.insecure), { message: CLEARTEXT_MESSAGE, path: ['baseUrl'] })
 
 function op<R>() {
   return <I extends z.ZodType>(input: I) => ({ input, result: undefined as unknown as R })
