@@ -14,6 +14,8 @@ export class ActiveSession {
   refs = 0
   retired = false
   clearOnClose = false
+  /** The origin that issued `token`: the transport attaches it to no other. */
+  tokenOrigin: string | null = null
   constructor(
     readonly generation: number,
     public profile: Profile,

@@ -70,9 +70,10 @@ export const handlers: Handlers = {
       throw new AppError({ kind: 'validation', message: 'The Local workspace cannot be changed' })
     }
     const baseUrl = normalizeBaseUrl(input.baseUrl)
-    const saved = ctx.profiles.saveRemote({ id: input.id, name: input.name, baseUrl })
+    const before = input.id !== undefined ? ctx.profiles.get(input.id) : null
+    const saved = ctx.profiles.saveRemote({ ...input, baseUrl })
     if (!saved) throw new AppError({ kind: 'not_found', message: 'That server profile no longer exists' })
-    ctx.session.profileUpdated(saved)
+    await ctx.session.profileUpdated(before, saved)
     return saved
   },
   'profiles.remove': async ({ id }, ctx) => {

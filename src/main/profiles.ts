@@ -12,12 +12,17 @@ import { ensurePrivateDir } from './privateFiles'
 export const LOCAL_PROFILE_ID = 'local'
 export const LOCAL_PROFILE_NAME = 'Local workspace'
 
+/** The header spelling a server reads (as api/transport.ts names it). */
+type AuthHeaderName = 'Authorization' | 'Autorization'
+
 export interface StoredUser extends SessionUser {
   authMethod: 'password' | 'apiToken'
   /** False when the server could not tell which user an API token belongs to. */
   idKnown: boolean
   /** Names the user's local store file: the user id, or a hash of the token when the id is unknown. */
   storeKey: string
+  /** The origin (scheme://host:port) that issued the session's token: it is sent nowhere else. */
+  origin?: string
 }
 
 export interface ProfilesFile {
@@ -31,10 +36,20 @@ export interface ProfilesFile {
   users: Record<string, StoredUser>
   /** What each server was found to offer (decisions.md "Operations the document does not show"). */
   capabilities: Record<string, Capabilities>
+  /** Profiles whose server was found to read only the document's `Autorization` header. */
+  authHeaders: Record<string, AuthHeaderName>
 }
 
 function emptyFile(): ProfilesFile {
-  return { version: 1, profiles: [], localBaseUrl: '', activeProfileId: null, users: {}, capabilities: {} }
+  return {
+    version: 1,
+    profiles: [],
+    localBaseUrl: '',
+    activeProfileId: null,
+    users: {},
+    capabilities: {},
+    authHeaders: {}
+  }
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -43,20 +58,24 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 
 function readProfile(v: unknown): Profile | null {
   if (!isRecord(v)) return null
-  const { id, name, baseUrl } = v
+  const { id, name, baseUrl, insecure } = v
   if (typeof id !== 'string' || !id || id === LOCAL_PROFILE_ID) return null
   if (typeof name !== 'string' || typeof baseUrl !== 'string') return null
-  return { id, name, baseUrl, kind: 'remote' }
+  const p: Profile = { id, name, baseUrl, kind: 'remote' }
+  if (insecure === true) p.insecure = true
+  return p
 }
 
 function readUser(v: unknown): StoredUser | null {
   if (!isRecord(v)) return null
-  const { id, email, name, authMethod, idKnown, storeKey } = v
+  const { id, email, name, authMethod, idKnown, storeKey, origin } = v
   if (typeof id !== 'string' || typeof email !== 'string' || typeof name !== 'string') return null
   if (authMethod !== 'password' && authMethod !== 'apiToken') return null
   const key = typeof storeKey === 'string' && storeKey ? storeKey : id
   if (!key) return null
-  return { id, email, name, authMethod, idKnown: idKnown !== false, storeKey: key }
+  const user: StoredUser = { id, email, name, authMethod, idKnown: idKnown !== false, storeKey: key }
+  if (typeof origin === 'string' && origin) user.origin = origin
+  return user
 }
 
 function readCapabilities(v: unknown): Capabilities {
@@ -94,6 +113,9 @@ export function parseProfilesFile(text: string): ProfilesFile {
   }
   if (isRecord(raw.capabilities)) {
     for (const [k, c] of Object.entries(raw.capabilities)) out.capabilities[k] = readCapabilities(c)
+  }
+  if (isRecord(raw.authHeaders)) {
+    for (const [k, h] of Object.entries(raw.authHeaders)) if (h === 'Autorization') out.authHeaders[k] = h
   }
   return out
 }
@@ -145,18 +167,30 @@ export class ProfileRegistry {
   }
 
   /** Adds (no id) or updates (id) a remote profile. Returns null when the id is unknown. */
-  saveRemote(input: { id?: string | undefined; name: string; baseUrl: string }): Profile | null {
+  saveRemote(input: {
+    id?: string | undefined
+    name: string
+    baseUrl: string
+    insecure?: boolean | undefined
+  }): Profile | null {
     const baseUrl = normalizeBaseUrl(input.baseUrl)
+    const insecure = input.insecure === true && new URL(baseUrl).protocol === 'http:'
     if (input.id !== undefined) {
       const p = this.data.profiles.find((x) => x.id === input.id)
       if (!p) return null
-      if (p.baseUrl !== baseUrl) delete this.data.capabilities[p.id]
+      if (p.baseUrl !== baseUrl) {
+        delete this.data.capabilities[p.id]
+        delete this.data.authHeaders[p.id]
+      }
       p.name = input.name
       p.baseUrl = baseUrl
+      if (insecure) p.insecure = true
+      else delete p.insecure
       this.save()
       return { ...p }
     }
     const profile: Profile = { id: `p-${randomUUID()}`, name: input.name, baseUrl, kind: 'remote' }
+    if (insecure) profile.insecure = true
     this.data.profiles.push(profile)
     this.save()
     return { ...profile }
@@ -168,6 +202,7 @@ export class ProfileRegistry {
     if (this.data.profiles.length === before) return false
     delete this.data.users[id]
     delete this.data.capabilities[id]
+    delete this.data.authHeaders[id]
     if (this.data.activeProfileId === id) this.data.activeProfileId = null
     this.save()
     return true
@@ -205,6 +240,18 @@ export class ProfileRegistry {
 
   capabilities(profileId: string): Capabilities {
     return { ...(this.data.capabilities[profileId] ?? {}) }
+  }
+
+  /** The header spelling the profile's server was found to need (default `Authorization`). */
+  authHeader(profileId: string): AuthHeaderName {
+    return this.data.authHeaders[profileId] ?? 'Authorization'
+  }
+
+  setAuthHeader(profileId: string, name: AuthHeaderName): void {
+    if (this.authHeader(profileId) === name) return
+    if (name === 'Autorization') this.data.authHeaders[profileId] = name
+    else delete this.data.authHeaders[profileId]
+    this.save()
   }
 
   setCapability(profileId: string, op: string, value: Capability): void {

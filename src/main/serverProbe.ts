@@ -4,18 +4,17 @@
  */
 import { AppError } from '../shared/errors'
 import type { ActiveSession } from './activeSession'
-import { capabilityStoreFor } from './api/capabilities'
 import { createApiClient, type ApiClient } from './api/client'
 import type { ProfileRegistry } from './profiles'
 import { SESSION_ENDED_MESSAGE, type SessionManager } from './session'
 
 export interface ProbeDeps {
-  session: Pick<SessionManager, 'acquire' | 'release' | 'current' | 'end'>
+  session: Pick<SessionManager, 'acquire' | 'release' | 'current' | 'end' | 'credentials'>
   profiles: ProfileRegistry
   timeoutMs: number
 }
 
-export function serverProbe({ session, profiles, timeoutMs }: ProbeDeps): () => Promise<void> {
+export function serverProbe({ session, timeoutMs }: ProbeDeps): () => Promise<void> {
   let probeClient: { gen: number; baseUrl: string; client: ApiClient } | null = null
   return async () => {
     let s: ActiveSession
@@ -33,11 +32,7 @@ export function serverProbe({ session, profiles, timeoutMs }: ProbeDeps): () => 
           baseUrl: s.profile.baseUrl,
           client: createApiClient({
             baseUrl: s.profile.baseUrl,
-            getToken: () => {
-              const cur = session.current()
-              return cur && cur.generation === gen ? cur.token : null
-            },
-            capabilities: capabilityStoreFor(profiles, s.profile.id),
+            ...session.credentials(gen, s.profile.id),
             timeoutMs,
             getRetries: 0,
             onUnauthorized: () => {

@@ -4,8 +4,8 @@
  */
 import { mkdirSync, rmSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { capabilityStoreFor } from './api/capabilities'
-import { clientOn, createApiClient, type ApiClient } from './api/client'
+import { authHeaderStoreFor, capabilityStoreFor } from './api/capabilities'
+import { clientOn, createApiClient, type ApiClient, type ApiClientOptions } from './api/client'
 import { openOfflineStore, offlineStorePath } from './offline'
 import { AppError } from '../shared/errors'
 import type { Connectivity, Profile, SessionState, SessionUser } from '../shared/ipc'
@@ -16,8 +16,18 @@ import type { LocalWorkspace } from './localWorkspace'
 import type { Lease } from './resources/kit'
 import { ActiveSession } from './activeSession'
 import { throwIfCancelled } from './callContext'
-import { discoverUser, UNKNOWN_USER_MESSAGE, userFor } from './sessionUser'
+import { discoverUser, UNKNOWN_USER_MESSAGE } from './sessionUser'
+import {
+  localCredential,
+  passwordCredential,
+  profileOrThrow,
+  signUpCredential,
+  tokenCredential,
+  type Credential
+} from './signInFlows'
 import { TokenVault } from './tokenVault'
+import { addressChangedMessage, originOf } from './tokenOrigin'
+import { signOutOnServer } from './serverSignOut'
 
 export { ActiveSession }
 
@@ -31,6 +41,8 @@ export interface SessionDeps {
   fetchTimeoutMs: number
   /** Deadline for writes (default 4 × fetchTimeoutMs). */
   writeTimeoutMs?: number
+  /** Deadline of the best-effort sign-out call to the server. Default: min(2000, fetchTimeoutMs). */
+  signOutTimeoutMs?: number
   /** The session changed (signed in/out, ended): the core emits 'session.changed'. */
   onChange: (state: SessionState) => void
   /** Where 'session.opened' and 'session.closed' are announced (the sync coordinator listens). */
@@ -71,6 +83,13 @@ export class SessionManager {
     const profile = profiles.get(id)
     const user = profiles.user(id)
     if (!profile || !user) return
+    if (profile.kind === 'remote' && user.origin && user.origin !== originOf(profile.baseUrl)) {
+      // The address moved away from the origin that issued the token: never send it there.
+      await this.tokens.remove(id)
+      profiles.setUser(id, null)
+      this.endedReason = addressChangedMessage(profile.name)
+      return
+    }
     const token = await this.tokens.read(id)
     // The Local workspace needs no stored secret: a fresh token is issued when its service starts.
     if (!token && profile.kind !== 'local') return
@@ -146,6 +165,7 @@ export class SessionManager {
         const { token, user } = await this.deps.local.session()
         if (s.retired) return
         s.token = token
+        s.tokenOrigin = originOf((await this.deps.local.ensure()).url)
         s.localFresh = true
         if (user.id !== s.user.id || user.name !== s.user.name) {
           s.user = { ...s.user, id: user.id, email: user.email, name: user.name, idKnown: true }
@@ -159,8 +179,7 @@ export class SessionManager {
       const gen = s.generation
       s.client = createApiClient({
         baseUrl: s.profile.baseUrl,
-        getToken: () => (this.active && this.active.generation === gen ? this.active.token : null),
-        capabilities: capabilityStoreFor(this.deps.profiles, s.profile.id),
+        ...this.credentials(gen, s.profile.id),
         timeoutMs: this.deps.fetchTimeoutMs,
         ...(this.deps.writeTimeoutMs ? { writeTimeoutMs: this.deps.writeTimeoutMs } : {}),
         ...(this.deps.onRequest ? { onRequest: this.deps.onRequest } : {}),
@@ -172,95 +191,56 @@ export class SessionManager {
     }
   }
 
+  /**
+   * What a client of session `generation` needs: its token (none once that session ended), the
+   * origin that issued it, and the profile's capabilities and header spelling.
+   */
+  credentials(
+    generation: number,
+    profileId: string
+  ): Pick<ApiClientOptions, 'getToken' | 'tokenOrigin' | 'capabilities' | 'authHeader'> {
+    const mine = () => (this.active && this.active.generation === generation ? this.active : null)
+    return {
+      getToken: () => mine()?.token ?? null,
+      tokenOrigin: () => mine()?.tokenOrigin ?? null,
+      capabilities: capabilityStoreFor(this.deps.profiles, profileId),
+      authHeader: authHeaderStoreFor(this.deps.profiles, profileId)
+    }
+  }
+
   // ------------------------------------------------------------------------------------------
   // Sign-in, sign-out
   // ------------------------------------------------------------------------------------------
 
-  private profileOrThrow(profileId: string): Profile {
-    const p = this.deps.profiles.get(profileId)
-    if (!p) {
-      throw new AppError({
-        kind: 'validation',
-        message: 'Choose a server: that profile no longer exists.',
-        fields: [{ field: 'profileId', message: 'Unknown server profile' }]
-      })
-    }
-    return p
-  }
-
-  private async serverUrl(profile: Profile): Promise<string> {
-    if (profile.kind === 'local') return (await this.deps.local.ensure()).url
-    return profile.baseUrl
-  }
-
-  private tempClient(profile: Profile, baseUrl: string, token: string | null): ApiClient {
-    return createApiClient({
-      baseUrl,
-      getToken: () => token,
-      capabilities: capabilityStoreFor(this.deps.profiles, profile.id),
-      timeoutMs: this.deps.fetchTimeoutMs
-    })
-  }
-
   async startLocal(): Promise<SessionState> {
     await this.init()
     const profile = this.deps.profiles.localProfile()
-    const { token, user } = await this.deps.local.session()
-    const stored: StoredUser = { ...user, authMethod: 'password', idKnown: true, storeKey: user.id }
-    await this.begin(this.deps.profiles.get(profile.id) ?? profile, stored, token)
+    const c = await localCredential(this.deps)
+    await this.begin(this.deps.profiles.get(profile.id) ?? profile, c)
     if (this.active) this.active.localFresh = true
     return this.state()
   }
 
   async signIn(profileId: string, email: string, password: string): Promise<SessionState> {
     await this.init()
-    const profile = this.profileOrThrow(profileId)
+    const profile = profileOrThrow(this.deps.profiles, profileId)
     if (profile.kind === 'local') return this.startLocal()
-    const client = this.tempClient(profile, profile.baseUrl, null)
-    const res = await client.signIn({ email, password })
-    const user = await userFor(
-      () => this.tempClient(profile, profile.baseUrl, res.token),
-      res.token,
-      res.user ?? null,
-      email,
-      'password'
-    )
-    await this.begin(profile, user, res.token)
+    await this.begin(profile, await passwordCredential(this.deps, profile, email, password))
     return this.state()
   }
 
   async signUp(profileId: string, email: string, password: string, name: string): Promise<SessionState> {
     await this.init()
-    const profile = this.profileOrThrow(profileId)
+    const profile = profileOrThrow(this.deps.profiles, profileId)
     if (profile.kind === 'local') return this.startLocal()
-    const client = this.tempClient(profile, profile.baseUrl, null)
-    const res = await client.signUp({ email, password, name })
-    let token = res.token ?? null
-    let user = res.user ?? null
-    if (!token) {
-      const signedIn = await client.signIn({ email, password })
-      token = signedIn.token
-      user = signedIn.user ?? user
-    }
-    const stored = await userFor(
-      () => this.tempClient(profile, profile.baseUrl, token),
-      token,
-      user,
-      email,
-      'password',
-      name
-    )
-    await this.begin(profile, stored, token)
+    await this.begin(profile, await signUpCredential(this.deps, profile, { email, password, name }))
     return this.state()
   }
 
   async signInWithToken(profileId: string, token: string): Promise<SessionState> {
     await this.init()
-    const profile = this.profileOrThrow(profileId)
-    const baseUrl = await this.serverUrl(profile)
-    const client = () => this.tempClient(profile, baseUrl, token)
-    const stored = await userFor(client, token, null, null, 'apiToken', null)
-    await this.begin(profile, stored, token)
+    const profile = profileOrThrow(this.deps.profiles, profileId)
+    await this.begin(profile, await tokenCredential(this.deps, profile, token))
     if (profile.kind === 'local' && this.active) this.active.localFresh = true
     return this.state()
   }
@@ -287,7 +267,8 @@ export class SessionManager {
     throw new AppError({ kind: 'forbidden', message: UNKNOWN_USER_MESSAGE, code: 'user_unknown' })
   }
 
-  private async begin(profile: Profile, user: StoredUser, token: string): Promise<void> {
+  private async begin(profile: Profile, { user: signedIn, token, origin }: Credential): Promise<void> {
+    const user: StoredUser = origin ? { ...signedIn, origin } : signedIn
     // A sign-in the user cancelled does not begin a session, even if its answer came in time.
     throwIfCancelled()
     await this.tokens.save(profile.id, token)
@@ -311,6 +292,7 @@ export class SessionManager {
     const store = openOfflineStore(file)
     this.generation += 1
     const s = new ActiveSession(this.generation, profile, user, token, store, file)
+    s.tokenOrigin = user.origin ?? (profile.kind === 'remote' ? originOf(profile.baseUrl) : null)
     this.active = s
     this.lastProfileId = profile.id
     this.deps.events.emit('session.opened', s)
@@ -344,11 +326,24 @@ export class SessionManager {
       this.endedReason = undefined
       return this.state()
     }
+    const token = s.token
+    const baseUrl = s.client?.baseUrl ?? (s.profile.kind === 'remote' ? s.profile.baseUrl : null)
     await this.tokens.remove(s.profile.id)
     this.deps.profiles.setUser(s.profile.id, null)
     this.endedReason = undefined
     this.retire(s, clearCache)
     this.deps.onChange(this.state())
+    if (token && baseUrl) {
+      await signOutOnServer({
+        profiles: this.deps.profiles,
+        profileId: s.profile.id,
+        baseUrl,
+        token,
+        tokenOrigin: s.tokenOrigin,
+        timeoutMs: this.deps.signOutTimeoutMs ?? Math.min(2000, this.deps.fetchTimeoutMs),
+        log: this.deps.log
+      })
+    }
     return this.state()
   }
 
@@ -373,9 +368,23 @@ export class SessionManager {
     if (this.lastProfileId === profileId) this.lastProfileId = null
   }
 
-  /** The profile's address changed: the next call builds a new client. */
-  profileUpdated(profile: Profile): void {
-    if (this.active?.profile.id === profile.id) this.active.profile = profile
+  /**
+   * A profile was saved. Same origin: the next call builds a new client. Another origin: the
+   * token stays with the server that issued it, so the session ends (keychain entry removed).
+   */
+  async profileUpdated(before: Profile | null, after: Profile): Promise<void> {
+    const s = this.active?.profile.id === after.id ? this.active : null
+    if (!before || originOf(before.baseUrl) === originOf(after.baseUrl)) {
+      if (s) s.profile = after
+      return
+    }
+    if (s) {
+      this.endedReason = addressChangedMessage(after.name)
+      this.retire(s, false)
+      this.deps.onChange(this.state())
+    }
+    this.deps.profiles.setUser(after.id, null)
+    await this.tokens.remove(after.id)
   }
 
   async dispose(): Promise<void> {

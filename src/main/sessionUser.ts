@@ -14,6 +14,10 @@ export interface Discovered {
   id: string | null
   email: string | null
   name: string | null
+  /** True once one authenticated call was answered with a success envelope (the token works). */
+  proven: boolean
+  /** The first refusal met on the way (kept to explain a token that proved nothing). */
+  firstError: AppError | null
 }
 
 function str(v: unknown): string | null {
@@ -29,13 +33,15 @@ function isConnectivity(e: AppError): boolean {
  * resource the token can list. Rejected credential and unreachable server are thrown.
  */
 export async function discoverUser(client: ApiClient, token: string): Promise<Discovered> {
-  const out: Discovered = { id: null, email: null, name: null }
+  const out: Discovered = { id: null, email: null, name: null, proven: false, firstError: null }
   const rethrow = (e: unknown) => {
     if (AppError.is(e) && (e.kind === 'unauthorized' || isConnectivity(e))) throw e
     if (!AppError.is(e)) throw e
+    out.firstError ??= e
   }
   try {
     const tokens = await client.apiTokens.list()
+    out.proven = true
     const mine = tokens.find((t) => t.token === token) ?? null
     const candidate = mine ?? (tokens.length > 0 ? tokens[0] : null)
     if (candidate) {
@@ -57,6 +63,7 @@ export async function discoverUser(client: ApiClient, token: string): Promise<Di
   for (const list of lists) {
     try {
       const items = await list()
+      out.proven = true
       const owner = items.map((i) => str(i.userId)).find((x) => x !== null)
       if (owner) {
         out.id = owner
@@ -71,6 +78,22 @@ export async function discoverUser(client: ApiClient, token: string): Promise<Di
 
 export function tokenStoreKey(token: string): string {
   return `token-${createHash('sha256').update(token).digest('hex').slice(0, 24)}`
+}
+
+/** No call made with the token was answered with data: no session on that (issue 12 item 5). */
+function unproven(e: AppError | null): AppError {
+  const status = e?.status ?? 0
+  const why =
+    status >= 300 && status < 400
+      ? `the server answered with a redirect (${status}) instead of data: check the server address`
+      : e
+        ? e.message.charAt(0).toLowerCase() + e.message.slice(1)
+        : 'the server did not answer with data'
+  return new AppError({
+    kind: e?.kind === 'not_offered' || !e ? 'protocol' : e.kind,
+    message: `Could not sign in with this API token: ${why}`,
+    fields: [{ field: 'token', message: 'Not confirmed by the server' }]
+  })
 }
 
 /** The user to store for a sign-in: as the server named them, else found with the token. */
@@ -105,6 +128,7 @@ export async function userFor(
     }
     throw e
   }
+  if (authMethod === 'apiToken' && !found.proven) throw unproven(found.firstError)
   const finalEmail = found.email ?? email ?? ''
   const finalName =
     found.name ??

@@ -28,7 +28,8 @@ export const EXTRA_OPERATIONS = {
   'agentTools.list': 'a list of agent-tool links',
   'agentTools.get': 'opening an agent-tool link',
   'agentTools.delete': 'removing agent-tool links',
-  'session.signUp': 'creating accounts'
+  'session.signUp': 'creating accounts',
+  'session.signOut': 'signing out on the server'
 } as const
 export type ExtraOperation = keyof typeof EXTRA_OPERATIONS
 
@@ -51,6 +52,32 @@ export function memoryCapabilityStore(initial?: Capabilities): CapabilityStore {
       map.set(op, value)
     },
     all: () => Object.fromEntries(map)
+  }
+}
+
+/** decisions.md: `Authorization` alone; `Autorization` only for a server found to need it. */
+export type AuthHeaderName = 'Authorization' | 'Autorization'
+
+export interface AuthHeaderStore {
+  get(): AuthHeaderName
+  set(name: AuthHeaderName): void
+}
+
+export function memoryAuthHeaderStore(initial: AuthHeaderName = 'Authorization'): AuthHeaderStore {
+  let name = initial
+  return {
+    get: () => name,
+    set: (n) => {
+      name = n
+    }
+  }
+}
+
+/** The header spelling one profile's server needs, kept in profiles.json. */
+export function authHeaderStoreFor(profiles: ProfileRegistry, profileId: string): AuthHeaderStore {
+  return {
+    get: () => profiles.authHeader(profileId),
+    set: (name) => profiles.setAuthHeader(profileId, name)
   }
 }
 

@@ -58,14 +58,14 @@ describe('failure shapes, transport and capability rules (scripted server)', () 
   })
   afterAll(() => s.close())
 
-  it('sends JSON with both header spellings and the /api/v1 prefix', async () => {
+  it('sends JSON with `Authorization` alone and the /api/v1 prefix', async () => {
     s.queue.push(s.json(200, { success: true, data: { id: 'a1', name: 'x' } }))
     await client().agents.update('a 1/2', { name: 'x' })
     const r = s.requests[0]
     expect(r?.method).toBe('PATCH')
     expect(r?.path).toBe('/api/v1/agents/a%201%2F2')
     expect(r?.headers['authorization']).toBe('Bearer tok-123')
-    expect(r?.headers['autorization']).toBe('Bearer tok-123')
+    expect(r?.headers['autorization']).toBeUndefined()
     expect(r?.headers['content-type']).toBe('application/json')
     expect(JSON.parse(r?.body ?? '')).toEqual({ name: 'x' })
     expect(caps.get('agents.update')).toBe('offered')
@@ -105,8 +105,14 @@ describe('failure shapes, transport and capability rules (scripted server)', () 
   })
 
   it('our envelope 401 → unauthorized and onUnauthorized', async () => {
-    s.queue.push(s.json(401, envelopeError('unauthorized', 'The session token is invalid or has expired')))
+    // Refused under both spellings: `Authorization` first, then once `Autorization` alone.
+    const refusal = s.json(401, envelopeError('unauthorized', 'The session token is invalid or has expired'))
+    s.queue.push(refusal, refusal)
     const err = await failure(() => client().tools.list())
+    expect(s.requests.map((r) => [r.headers['authorization'], r.headers['autorization']])).toEqual([
+      ['Bearer tok-123', undefined],
+      [undefined, 'Bearer tok-123']
+    ])
     expect(err.kind).toBe('unauthorized')
     expect(err.message).toBe(
       'The server ended your session (The session token is invalid or has expired): sign in again'
@@ -115,8 +121,9 @@ describe('failure shapes, transport and capability rules (scripted server)', () 
   })
 
   it('403 {"detail":"Not authenticated"} → unauthorized and onUnauthorized', async () => {
-    s.queue.push(s.json(403, { detail: 'Not authenticated' }))
+    s.queue.push(s.json(403, { detail: 'Not authenticated' }), s.json(403, { detail: 'Not authenticated' }))
     const err = await failure(() => client().agents.list())
+    expect(s.requests).toHaveLength(2)
     expect(err).toMatchObject({ kind: 'unauthorized', status: 403 })
     expectHuman(err)
     expect(unauthorized).toHaveLength(1)

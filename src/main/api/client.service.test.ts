@@ -246,6 +246,14 @@ describe('client contract against the embedded service (every operation, extras 
     expect(await eve.documents.list()).toEqual([])
   })
 
+  it('signs out on the server: the token is refused afterwards', async () => {
+    // The embedded service's sign-out route (issue 12 item 6) revokes the token.
+    await client.signOut()
+    expect(caps.get('session.signOut')).toBe('offered')
+    const after = await failure(() => client.agents.list())
+    expect(after.kind).toBe('unauthorized')
+  })
+
   it('every extra operation ended up offered', () => {
     for (const op of Object.keys(EXTRA_OPERATIONS)) expect(caps.get(op), op).toBe('offered')
   })

@@ -3,8 +3,15 @@
  * servers and the embedded Local workspace alike: the transport, the sign-in calls, and every
  * resource's endpoints (src/main/resources/<resource>.ts) on it.
  *
- * - Sends `Bearer <token>` in BOTH `Autorization` (the document's spelling) and `Authorization`
- *   (what the origin read). JSON bodies carry `Content-Type: application/json`.
+ * - Sends `Bearer <token>` under ONE header (decisions.md "Authentication"): `Authorization`
+ *   (what the origin read) alone. When a call with `Authorization` is refused as not
+ *   authenticated (401, or 403 with the origin's words) and the same call with the document's
+ *   misspelled `Autorization` alone succeeds, that spelling is remembered for the profile
+ *   (AuthHeaderStore, profiles.json) and used alone from then on. Never both: a second,
+ *   misspelled header escapes the log scrubbers and proxies that redact `Authorization`.
+ * - The token is attached only to requests for the origin that issued it (`tokenOrigin`);
+ *   a call for another origin fails with 'signed_out' and sends nothing.
+ *   JSON bodies carry `Content-Type: application/json`.
  * - A call succeeds only on 2xx AND an envelope with `success: true`. Everything else becomes one
  *   AppError (see normalize.ts). Every method throws AppError and nothing else.
  * - `data` is parsed with the tolerant schemas of src/shared. Lists drop items that cannot be
@@ -46,7 +53,10 @@ import { createTransport, type ApiClientOptions, type Transport } from './transp
 
 export {
   EXTRA_OPERATIONS,
+  memoryAuthHeaderStore,
   memoryCapabilityStore,
+  type AuthHeaderName,
+  type AuthHeaderStore,
   type CapabilityStore,
   type ExtraOperation
 } from './capabilities'
@@ -77,6 +87,18 @@ function authEndpoints(e: Endpoints) {
       const out: { token: string; user?: User } = { token: r.data.token }
       if (r.data.user) out.user = r.data.user
       return out
+    },
+
+    /** Asks the server to revoke the session's token (an extra: not every server offers it). */
+    async signOut(): Promise<void> {
+      await e.request({
+        op: 'session.signOut',
+        method: 'POST',
+        path: '/auth/sign-out',
+        auth: true,
+        scope: 'collection',
+        what: 'session'
+      })
     },
 
     async signUp(b: {

@@ -4,7 +4,15 @@
  * envelope's `data`, or one AppError (normalize.ts) for anything else.
  */
 import { AppError } from '../../shared/errors'
-import { isExtraOperation, notOffered, type CapabilityStore } from './capabilities'
+import {
+  isExtraOperation,
+  memoryAuthHeaderStore,
+  notOffered,
+  type AuthHeaderName,
+  type AuthHeaderStore,
+  type CapabilityStore,
+  type ExtraOperation
+} from './capabilities'
 import { currentSignal } from '../callContext'
 import { createAgents, send, TransportError, type RawResponse } from './http'
 import { maskSecrets } from '../mask'
@@ -35,6 +43,13 @@ export interface ApiClientOptions {
   getRetries?: number
   /** Called when the server rejected the credential (not for sign-in / sign-up). */
   onUnauthorized?: (err: AppError) => void
+  /**
+   * The origin (scheme://host:port) the token was issued by. The token is never attached to a
+   * request for another origin. Default: the origin of `baseUrl`.
+   */
+  tokenOrigin?: () => string | null
+  /** The header spelling this server was found to need, remembered per profile. Default: memory. */
+  authHeader?: AuthHeaderStore
 }
 
 /** `https://h/x/` → `https://h/x`; `https://h/api/v1/` → `https://h`. Throws AppError 'validation'. */
@@ -115,6 +130,8 @@ export interface Transport {
 export function createTransport(opts: ApiClientOptions): Transport {
   const baseUrl = normalizeBaseUrl(opts.baseUrl)
   const host = new URL(baseUrl).host
+  const origin = new URL(baseUrl).origin
+  const authHeader = opts.authHeader ?? memoryAuthHeaderStore()
   const readTimeoutMs = opts.timeoutMs ?? 15_000
   const writeTimeoutMs = opts.writeTimeoutMs ?? readTimeoutMs * 4
   const firstByteTimeoutMs = Math.min(opts.firstByteTimeoutMs ?? 10_000, readTimeoutMs)
@@ -201,34 +218,76 @@ export function createTransport(opts: ApiClientOptions): Transport {
     }
   }
 
+  /** The token for an authenticated call, refused when it was issued by another origin. */
+  function tokenFor(): string {
+    const token = opts.getToken()
+    if (!token) throw new AppError({ kind: 'signed_out', message: 'You are not signed in' })
+    const issuer = opts.tokenOrigin ? opts.tokenOrigin() : origin
+    if (issuer !== origin) {
+      throw new AppError({
+        kind: 'signed_out',
+        message: `Your session belongs to another server address: sign in to ${host} to continue`,
+        code: 'token_origin'
+      })
+    }
+    if (!/^[\x21-\x7e]+$/.test(token)) {
+      const err = new AppError({
+        kind: 'unauthorized',
+        message: 'The stored credential is not valid: sign in again'
+      })
+      opts.onUnauthorized?.(err)
+      throw err
+    }
+    return token
+  }
+
   /** Performs a call; returns the envelope's `data` (undefined becomes null). Throws AppError. */
   async function request(call: Call): Promise<unknown> {
     const extra = isExtraOperation(call.op) ? call.op : null
     if (extra && caps.get(extra) === 'not_offered') throw notOffered(extra)
+    // A write carries one Idempotency-Key, the same on every attempt (either header spelling).
+    const key = call.method !== 'GET' ? (call.idempotencyKey ?? nextIdempotencyKey()) : null
+    if (!call.auth) return attempt(call, extra, null, key)
+    const token = tokenFor()
+    const spelling = authHeader.get()
+    try {
+      return await attempt(call, extra, { name: spelling, token }, key)
+    } catch (e) {
+      if (!(AppError.is(e) && e.kind === 'unauthorized')) throw e
+      // Refused as not authenticated under `Authorization`: once, the document's spelling alone.
+      if (spelling === 'Authorization') {
+        let retried: unknown
+        try {
+          retried = await attempt(call, extra, { name: 'Autorization', token }, key)
+        } catch (e2) {
+          if (AppError.is(e2) && e2.kind !== 'unauthorized') throw e2
+          opts.onUnauthorized?.(e)
+          throw e
+        }
+        authHeader.set('Autorization')
+        return retried
+      }
+      opts.onUnauthorized?.(e)
+      throw e
+    }
+  }
 
+  /** One exchange with the credential under one header name; unauthorized is thrown, not reported. */
+  async function attempt(
+    call: Call,
+    extra: ExtraOperation | null,
+    auth: { name: AuthHeaderName; token: string } | null,
+    key: string | null
+  ): Promise<unknown> {
     const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': 'AgentDesk' }
     // The token this request carries: masked out of whatever the server answers (a server or a
     // proxy may echo request headers), except in the API-token answers that carry token values.
     const secrets: string[] = []
-    if (call.auth) {
-      const token = opts.getToken()
-      if (!token) throw new AppError({ kind: 'signed_out', message: 'You are not signed in' })
-      if (!/^[\x21-\x7e]+$/.test(token)) {
-        const err = new AppError({
-          kind: 'unauthorized',
-          message: 'The stored credential is not valid: sign in again'
-        })
-        opts.onUnauthorized?.(err)
-        throw err
-      }
-      secrets.push(token)
-      headers.Authorization = `Bearer ${token}`
-      headers.Autorization = `Bearer ${token}`
+    if (auth) {
+      headers[auth.name] = `Bearer ${auth.token}`
+      secrets.push(auth.token)
     }
-    if (call.method !== 'GET') {
-      const key = call.idempotencyKey ?? nextIdempotencyKey()
-      if (key) headers['Idempotency-Key'] = key
-    }
+    if (key) headers['Idempotency-Key'] = key
     let body: string | undefined
     if (call.body !== undefined) {
       body = JSON.stringify(call.body)
@@ -254,14 +313,12 @@ export function createTransport(opts: ApiClientOptions): Transport {
       caps.set(extra, 'not_offered')
       throw notOffered(extra, raw.status)
     }
-    const err = failureFromResponse(raw, parsed, {
+    throw failureFromResponse(raw, parsed, {
       host,
       what: call.what,
       signIn: call.op === 'session.signIn',
       secrets
     })
-    if (err.kind === 'unauthorized' && call.auth) opts.onUnauthorized?.(err)
-    throw err
   }
 
   return { baseUrl, request }

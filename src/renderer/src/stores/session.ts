@@ -79,7 +79,12 @@ export const useSessionStore = defineStore('session', () => {
     return profiles.value
   }
 
-  async function saveProfile(input: { id?: string; name: string; baseUrl: string }): Promise<Profile> {
+  async function saveProfile(input: {
+    id?: string
+    name: string
+    baseUrl: string
+    insecure?: boolean
+  }): Promise<Profile> {
     const saved = await desk().profiles.save(input)
     const i = profiles.value.findIndex((p) => p.id === saved.id)
     if (i >= 0) profiles.value.splice(i, 1, saved)
