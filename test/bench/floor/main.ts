@@ -105,12 +105,11 @@ const Floor = defineComponent({
 })
 
 const data = readData()
-if (data.mode === 'start') {
-  createApp(Floor, { testid: data.testid, initial: data.items }).mount('#app')
-} else {
-  const vm = createApp(Floor, { testid: data.testid, initial: [] }).mount('#app') as unknown as {
-    set: (items: Item[]) => void
-  }
+const vm = createApp(Floor, {
+  testid: data.testid,
+  initial: data.mode === 'start' ? data.items : []
+}).mount('#app') as unknown as { set: (items: Item[]) => void }
+if (data.mode === 'list') {
   requestAnimationFrame(() =>
     setTimeout(() => {
       if (bench) bench.listResolved[data.resource] = performance.now()
