@@ -17,15 +17,16 @@ export interface FloorData {
 interface Row {
   item: Item
   key: string
-  date: string
 }
 
 const rowsOf = (items: Item[]): Row[] =>
   items.map((item) => ({
     item,
-    key: item.name.toLowerCase(),
-    date: item.createdAt ? new Date(item.createdAt).toLocaleDateString() : ''
+    key: item.name.toLowerCase()
   }))
+
+/** Dates are formatted per painted row, as the app formats them. */
+const dates = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' })
 
 export const Floor = defineComponent({
   props: { testid: { type: String, required: true }, initial: { type: Array, required: true } },
@@ -79,7 +80,11 @@ export const Floor = defineComponent({
                     item.item.type
                       ? h(NTag, { size: 'tiny', round: true, bordered: false }, () => item.item.type)
                       : null,
-                    h('span', { style: 'font-size:11px;opacity:.6' }, item.date)
+                    h(
+                      'span',
+                      { style: 'font-size:11px;opacity:.6' },
+                      item.item.createdAt ? dates.format(new Date(item.item.createdAt)) : ''
+                    )
                   ]
                 )
             }
