@@ -14,16 +14,16 @@
  * requestAnimationFrame note when rows are painted. "Painted" = a task queued from the rAF
  * callback of the first frame holding the rows (runs after that frame's paint).
  */
-import { chromium, type Browser, type Page } from '@playwright/test'
+import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { SECRET_HEADER, startHarness, type Harness } from '../../e2e/harness/server'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../e2e/support/chromium'
-import { closeSeedConnections, seedAccount, startBenchService, type SeedResult } from './seed'
-import { median } from './main'
-import { runAsScript, type BenchRow } from './types'
+import { startFloorPage } from './floorPage'
+import { apiCall, closeSeedConnections, seedAccount, startBenchService, type SeedResult } from './seed'
+import { median, runAsScript, type BenchRow } from './types'
 
 export interface RendererBenchOptions {
   /** Items of each big list. Default 10,000. */
@@ -35,6 +35,8 @@ export interface RendererBenchOptions {
   /** Fresh pages per big list for the first-paint figure. Default 3. */
   paintRuns?: number
   rendererDir?: string
+  /** Also measure the agents list at these sizes (`scale.list.agents.paint.<n>`, `….keystroke.<n>`). */
+  scale?: number[]
 }
 
 /** Page-side instrumentation, installed before the app's scripts. */
@@ -233,6 +235,20 @@ async function signIn(h: Harness, profileId: string, seed: SeedResult): Promise<
   if (!r.ok) throw new Error(`sign-in failed: ${r.error.message}`)
 }
 
+/** GET a list from the service as the app would receive it (the floor page embeds the same items). */
+async function listOf(seed: SeedResult, resource: string): Promise<unknown[]> {
+  return (await apiCall('GET', `${seed.baseUrl}/api/v1/${resource}`, undefined, seed.token)) as unknown[]
+}
+
+const LISTS = [
+  ['agents', 'agent'],
+  ['documents', 'document'],
+  ['tools', 'tool']
+] as const
+type ListName = (typeof LISTS)[number][0]
+
+const GOAL = 1.3
+
 export async function runRendererBench(options: RendererBenchOptions = {}): Promise<BenchRow[]> {
   const n = options.items ?? 10_000
   const startAgents = options.startAgents ?? 1000
@@ -241,14 +257,18 @@ export async function runRendererBench(options: RendererBenchOptions = {}): Prom
   const rendererDir = resolve(options.rendererDir ?? join(process.cwd(), 'out/renderer'))
   const rows: BenchRow[] = []
 
+  const floor = await startFloorPage()
   const js = initialJsGzip(rendererDir)
+  const floorJs = initialJsGzip(floor.dir)
   rows.push({
+    id: 'renderer.js.gzip',
     name: 'initial renderer JS (entry + static imports), gzip',
     value: js.bytes / 1000,
     unit: 'kB',
-    reference: 300,
-    ratio: js.bytes / 1000 / 300,
-    note: `target ≤ 300 kB; ${js.files.length} files`
+    floor: floorJs.bytes / 1000,
+    goal: 150,
+    goalOnValue: true,
+    note: `goal ≤ 150 kB; ${js.files.length} files (floor page: ${floorJs.files.length})`
   })
 
   const service = await startBenchService()
@@ -284,13 +304,19 @@ export async function runRendererBench(options: RendererBenchOptions = {}): Prom
       return { context, page }
     }
 
-    // (a) Start-up with 1,000 agents in the cache.
+    // (a) Start-up with 1,000 agents in the cache, beside the floor page painting the same agents.
     await signIn(h, profileId, small)
     const warm = await h.core().invoke('agents.list', {})
     if (!warm.ok) throw new Error(warm.error.message)
+    const startFloorUrl = floor.page('start', {
+      mode: 'start',
+      resource: 'agents',
+      testid: 'agent',
+      items: await listOf(small, 'agents')
+    })
     /** One start on `page`: ms to the agents painted, and the phases. */
-    const startOn = async (page: Page): Promise<[number, number[]]> => {
-      await page.goto(`${h.url}/#/agents`)
+    const startOn = async (page: Page, url = `${h.url}/#/agents`): Promise<[number, number[]]> => {
+      await page.goto(url)
       await page.waitForFunction(
         () => ((window as unknown as BenchWindow).__bench.firstRows ?? -1) > 0,
         null,
@@ -310,63 +336,83 @@ export async function runRendererBench(options: RendererBenchOptions = {}): Prom
       return [painted, [...parts]]
     }
     const starts: number[] = []
+    const floorStarts: number[] = []
     const phases: number[][] = []
     for (let r = 0; r < startRuns; r++) {
-      const { context, page } = await open()
-      const [painted, parts] = await startOn(page)
+      const app = await open()
+      const [painted, parts] = await startOn(app.page)
       starts.push(painted)
       phases.push(parts)
-      await context.close()
+      await app.context.close()
+      const fl = await open()
+      floorStarts.push((await startOn(fl.page, startFloorUrl))[0])
+      await fl.context.close()
     }
     // Later starts: one browser profile kept from start to start, as an installed app keeps its
     // own. The page's files come from the HTTP cache and their compiled code from V8's code
     // cache, which Chromium fills over the first two loads (Electron does the same for the app
-    // scheme); the loads after those are measured.
-    const profileDir = mkdtempSync(join(tmpdir(), 'agent-desk-bench-profile-'))
+    // scheme); the loads after those are measured. The floor page gets a kept profile of its own.
     const later: number[] = []
+    const floorLater: number[] = []
     const laterPhases: number[][] = []
+    const profiles = [
+      mkdtempSync(join(tmpdir(), 'agent-desk-bench-profile-')),
+      mkdtempSync(join(tmpdir(), 'agent-desk-bench-profile-'))
+    ]
     try {
-      const kept = await chromium.launchPersistentContext(profileDir, {
-        executablePath: CHROMIUM_PATH,
-        args: CHROMIUM_ARGS,
-        extraHTTPHeaders: { [SECRET_HEADER]: h.secret },
-        viewport: { width: 1280, height: 800 }
-      })
+      const kept = await Promise.all(
+        profiles.map((dir) =>
+          chromium.launchPersistentContext(dir, {
+            executablePath: CHROMIUM_PATH,
+            args: CHROMIUM_ARGS,
+            extraHTTPHeaders: { [SECRET_HEADER]: h.secret },
+            viewport: { width: 1280, height: 800 }
+          })
+        )
+      )
       try {
-        await kept.addInitScript(INIT_SCRIPT)
+        for (const k of kept) await k.addInitScript(INIT_SCRIPT)
+        const [appKept, floorKept] = kept as [BrowserContext, BrowserContext]
         for (let r = 0; r < startRuns + 2; r++) {
-          const page = await kept.newPage()
+          const page = await appKept.newPage()
           const [painted, parts] = await startOn(page)
+          await page.close()
+          const fpage = await floorKept.newPage()
+          const [floorPainted] = await startOn(fpage, startFloorUrl)
+          await fpage.close()
           if (r >= 2) {
             later.push(painted)
             laterPhases.push(parts)
+            floorLater.push(floorPainted)
           }
-          await page.close()
         }
       } finally {
-        await kept.close()
+        for (const k of kept) await k.close()
       }
     } finally {
-      rmSync(profileDir, { recursive: true, force: true })
+      for (const dir of profiles) rmSync(dir, { recursive: true, force: true })
     }
     const startMed = median(starts)
     const laterMed = median(later)
     const phase = (i: number, of = phases) => median(of.map((p) => p[i] as number)).toFixed(0)
+    const runsOf = (xs: number[]) => xs.map((x) => x.toFixed(0)).join('/')
     rows.push({
+      id: 'start.first',
       name: `start → agents list painted from the cache (${startAgents} agents), first start`,
       value: startMed,
       unit: 'ms',
-      reference: 400,
-      ratio: startMed / 400,
-      note: `target ≤ 400 ms; median of ${startRuns} loads in fresh browser profiles; runs ${starts.map((x) => x.toFixed(0)).join('/')}`
+      floor: median(floorStarts),
+      goal: GOAL,
+      note: `median of ${startRuns} loads in fresh browser profiles, interleaved with the floor's; runs ${runsOf(starts)}; floor ${runsOf(floorStarts)}`
     })
     rows.push({
+      id: 'start.later',
       name: `later starts (browser profile and code cache kept)`,
       value: laterMed,
       unit: 'ms',
-      reference: 400,
-      ratio: laterMed / 400,
-      note: `target ≤ 400 ms; median of ${later.length} loads after 2 priming ones; runs ${later.map((x) => x.toFixed(0)).join('/')}`
+      floor: median(floorLater),
+      goal: GOAL,
+      note: `median of ${later.length} loads after 2 priming ones; runs ${runsOf(later)}; floor ${runsOf(floorLater)}`
     })
     rows.push({
       name: '  of which: app code evaluated / mounted / cached list applied (ms)',
@@ -381,98 +427,140 @@ export async function runRendererBench(options: RendererBenchOptions = {}): Prom
       note: `medians ${phase(0, laterPhases)} / ${phase(1, laterPhases)} / ${phase(2, laterPhases)}, then painted at ${laterMed.toFixed(0)}`
     })
 
-    // (b) 10,000 agents, documents, tools (fresh sign-in: empty cache, the network answer paints).
-    // The first page gives every figure; `paintRuns - 1` more fresh pages give more samples of the
-    // first paint (a single frame is at the mercy of the machine), of which the median is shown.
-    await signIn(h, profileId, big)
-    const { context, page } = await open()
-    await page.goto(`${h.url}/#/agents`)
-    const figures: [string, ListFigures][] = []
-    figures.push(['agents', await listFigures(page, 'agents', 'agent-row', 'agent-list')])
-    // (c) JS heap with 10,000 agents loaded (the view also loads documents, tags and prompts).
-    await page.locator('[data-testid=list-filter]').first().fill('')
-    const cdp = await context.newCDPSession(page)
-    await cdp.send('HeapProfiler.collectGarbage')
-    const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number; totalSize: number }
-    await context.close()
-    const agentPaints = [figures[0]![1].firstPaintMs]
-    for (let r = 1; r < paintRuns; r++) {
+    // (b) 10,000 agents, documents, tools: each on fresh pages after a fresh sign-in (empty cache:
+    // the network answer paints), each beside the floor page painting the same items once they
+    // are there. The app is booted on the tags view (which reads none of these lists), then
+    // navigated, so the answer that paints is read by the view itself.
+    const appList = async (account: SeedResult, what: ListName, row: string, list: string, full: boolean) => {
       await h.core().invoke('session.signOut', { clearCache: true })
-      await signIn(h, profileId, big)
-      const again = await open()
-      await again.page.goto(`${h.url}/#/agents`)
-      agentPaints.push(await firstPaintAfterData(again.page, 'agents', '[data-testid=agent-row]'))
-      await again.context.close()
-    }
-    figures[0]![1].firstPaintMs = median(agentPaints)
-    figures[0]![1].paintRuns = agentPaints
-    // Documents and tools: each on fresh pages (the agents pages above already loaded documents
-    // for their palette).
-    for (const [what, row, list] of [
-      ['documents', 'document-row', 'document-list'],
-      ['tools', 'tool-row', 'tool-list']
-    ] as const) {
-      let first: ListFigures | null = null
-      const paints: number[] = []
-      for (let r = 0; r < paintRuns; r++) {
-        const fresh = await open()
-        // Booted on the tags view (which reads neither list), then navigated, so the answer that
-        // paints is read by the view itself and not before the app started (early reads).
+      await signIn(h, profileId, account)
+      const fresh = await open()
+      try {
         await fresh.page.goto(`${h.url}/#/tags`)
         await fresh.page.locator('[data-testid=list-filter]').waitFor({ timeout: 60_000 })
         await fresh.page.evaluate((hash) => {
           location.hash = hash
         }, `#/${what}`)
-        if (!first) {
-          first = await listFigures(fresh.page, what, row, list)
-          paints.push(first.firstPaintMs)
-        } else paints.push(await firstPaintAfterData(fresh.page, what, `[data-testid=${row}]`))
+        if (full) return await listFigures(fresh.page, what, row, list)
+        return { firstPaintMs: await firstPaintAfterData(fresh.page, what, `[data-testid=${row}]`) }
+      } finally {
         await fresh.context.close()
       }
-      if (!first) throw new Error('no pages were opened')
-      figures.push([what, { ...first, firstPaintMs: median(paints), paintRuns: paints }])
     }
-
-    for (const [what, f] of figures) {
-      const key = median(f.keystrokeMs)
-      const keyMax = Math.max(...f.keystrokeMs)
+    const floorList = async (url: string, what: ListName, row: string, list: string, full: boolean) => {
+      const fresh = await open()
+      try {
+        await fresh.page.goto(url)
+        if (full) return await listFigures(fresh.page, what, row, list)
+        return { firstPaintMs: await firstPaintAfterData(fresh.page, what, `[data-testid=${row}]`) }
+      } finally {
+        await fresh.context.close()
+      }
+    }
+    /** First paint (median of `paintRuns` pages) and keystrokes, of the app and of its floor. */
+    const measureList = async (account: SeedResult, what: ListName, testid: string) => {
+      const items = await listOf(account, what)
+      const url = floor.page(`${what}.${items.length}`, { mode: 'list', resource: what, testid, items })
+      const row = `${testid}-row`
+      const list = `${testid}-list`
+      let app: ListFigures | null = null
+      let fl: ListFigures | null = null
+      const appPaints: number[] = []
+      const floorPaints: number[] = []
+      for (let r = 0; r < paintRuns; r++) {
+        const a = await appList(account, what, row, list, r === 0)
+        if (r === 0) app = a as ListFigures
+        appPaints.push(a.firstPaintMs)
+        const f = await floorList(url, what, row, list, r === 0)
+        if (r === 0) fl = f as ListFigures
+        floorPaints.push(f.firstPaintMs)
+      }
+      if (!app || !fl) throw new Error('no pages were opened')
+      return {
+        app: { ...app, firstPaintMs: median(appPaints), paintRuns: appPaints },
+        floor: { ...fl, firstPaintMs: median(floorPaints), paintRuns: floorPaints }
+      }
+    }
+    const figures: [ListName, { app: ListFigures; floor: ListFigures }][] = []
+    for (const [what, testid] of LISTS) {
+      figures.push([what, await measureList(big, what, testid)])
+    }
+    for (const [what, { app, floor: fl }] of figures) {
       rows.push({
+        id: `list.${what}.paint`,
         name: `${n} ${what}: first paint after the list answer`,
-        value: f.firstPaintMs,
+        value: app.firstPaintMs,
         unit: 'ms',
-        reference: 100,
-        ratio: f.firstPaintMs / 100,
-        note: `target ≤ 100 ms; median of ${f.paintRuns?.length ?? 1} fresh pages${
-          f.paintRuns ? `; runs ${f.paintRuns.map((x) => x.toFixed(0)).join('/')}` : ''
-        }`
+        floor: fl.firstPaintMs,
+        goal: GOAL,
+        note: `median of ${paintRuns} fresh pages; runs ${runsOf(app.paintRuns ?? [])}; floor ${runsOf(fl.paintRuns ?? [])}`
       })
       rows.push({
+        id: `list.${what}.keystroke`,
         name: `${n} ${what}: filter keystroke → painted`,
-        value: key,
+        value: median(app.keystrokeMs),
         unit: 'ms',
-        reference: 50,
-        ratio: key / 50,
-        note: `target ≤ 50 ms; median of ${f.keystrokeMs.length}, max ${keyMax.toFixed(0)}`
+        floor: median(fl.keystrokeMs),
+        goal: GOAL,
+        note: `median of ${app.keystrokeMs.length}, max ${Math.max(...app.keystrokeMs).toFixed(0)}`
       })
       rows.push({
         name: `${n} ${what}: most rows in the DOM while scrolling`,
-        value: f.maxRows,
+        value: app.maxRows,
         unit: 'rows',
-        reference: 60,
-        ratio: f.maxRows / 60,
-        note: `target ≤ ~60; ${f.total} at first paint`
+        floor: fl.maxRows,
+        note: `${app.total} at first paint`
       })
     }
-    rows.push({
-      name: `renderer JS heap with ${n} agents loaded (after GC)`,
-      value: heap.usedSize / 1024 / 1024,
-      unit: 'MiB',
-      note: `total heap ${(heap.totalSize / 1024 / 1024).toFixed(0)} MiB; ${n} documents loaded too`
-    })
+
+    // (c) JS heap with 10,000 agents loaded (the view also loads documents, tags and prompts).
+    {
+      const { context, page } = await open()
+      await page.goto(`${h.url}/#/agents`)
+      await page.locator('[data-testid=agent-row]').first().waitFor({ timeout: 60_000 })
+      const cdp = await context.newCDPSession(page)
+      await cdp.send('HeapProfiler.collectGarbage')
+      const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number; totalSize: number }
+      await context.close()
+      rows.push({
+        name: `renderer JS heap with ${n} agents loaded (after GC)`,
+        value: heap.usedSize / 1024 / 1024,
+        unit: 'MiB',
+        note: `total heap ${(heap.totalSize / 1024 / 1024).toFixed(0)} MiB; ${n} documents loaded too`
+      })
+    }
+
+    // (d) How cost grows: the agents list at other sizes.
+    for (const size of options.scale ?? []) {
+      let m = figures[0]?.[1]
+      if (size !== n || !m) {
+        const account = await seedAccount(service.url, { agents: size, email: `scale.${size}@example.com` })
+        m = await measureList(account, 'agents', 'agent')
+      }
+      rows.push(
+        {
+          id: `scale.list.agents.paint.${size}`,
+          name: `${size} agents: first paint after the list answer`,
+          value: m.app.firstPaintMs,
+          unit: 'ms',
+          floor: m.floor.firstPaintMs,
+          goal: GOAL
+        },
+        {
+          id: `scale.list.agents.keystroke.${size}`,
+          name: `${size} agents: filter keystroke → painted`,
+          value: median(m.app.keystrokeMs),
+          unit: 'ms',
+          floor: median(m.floor.keystrokeMs),
+          goal: GOAL
+        }
+      )
+    }
     return rows
   } finally {
     await browser?.close()
     await harness?.close()
+    await floor.close()
     closeSeedConnections()
     await service.stop()
     rmSync(userDataDir, { recursive: true, force: true })

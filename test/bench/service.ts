@@ -2,17 +2,21 @@
  * Benchmark of the embedded service against a bare node:http server (`npm run bench:service`).
  *
  * The servers run in a child process (the service in a temp data dir, plus a bare server that
- * answers a fixed JSON body); this process drives 50 keep-alive connections over loopback, so
+ * answers a fixed JSON body, and one that INSERTs each POSTed body on the same SQLite driver with
+ * the same durability settings); this process drives 50 keep-alive connections over loopback, so
  * client and server do not share an event loop. Each scenario is bounded by a request count
- * and a time limit. Prints requests/s, p50 and p99 and the ratio service/bare.
+ * and a time limit. Prints requests/s, p50 and p99, and the service's ratio to its floor
+ * (reads: the fixed-JSON server, goal ≥ 0.9; writes: the INSERT server, goal ≥ 0.8).
  */
 import { fork } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { Agent, createServer, request } from 'node:http'
+import { randomUUID } from 'node:crypto'
+import { Agent, createServer, request, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import Database from 'libsql'
 import { startService } from '../../src/service/index'
 import { runAsScript, type BenchRow } from './types'
 
@@ -28,6 +32,43 @@ export interface ServiceBenchOptions {
 interface ChildReady {
   serviceUrl: string
   bareUrl: string
+  /** Bare node:http doing one INSERT per POST on the same driver and durability settings. */
+  insertUrl: string
+}
+
+/**
+ * The write floor: node:http reading a JSON body, one INSERT of it on libsql with the service's
+ * pragmas (WAL, synchronous NORMAL, one autocommit transaction per request), answering the row.
+ */
+function bareInsertServer(dataDir: string): Server {
+  const db = new Database(join(dataDir, 'floor.db'))
+  db.exec('PRAGMA journal_mode = WAL')
+  db.exec('PRAGMA synchronous = NORMAL')
+  db.exec(
+    'CREATE TABLE IF NOT EXISTS rows (id TEXT PRIMARY KEY, json TEXT NOT NULL, created_at TEXT NOT NULL)'
+  )
+  const insert = db.prepare('INSERT INTO rows (id, json, created_at) VALUES (?, ?, ?)')
+  return createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>
+      const row = { ...body, id: randomUUID(), createdAt: new Date().toISOString() }
+      insert.run(row.id, JSON.stringify(body), row.createdAt)
+      const out = JSON.stringify({ success: true, data: row })
+      res.writeHead(201, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(out)
+      })
+      res.end(out)
+    })
+  })
+}
+
+const listen = async (server: Server): Promise<string> => {
+  server.keepAliveTimeout = 30_000
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 }
 
 const CHILD_FLAG = '--bench-service-child'
@@ -48,16 +89,18 @@ async function runChild() {
     })
     res.end(fixed)
   })
-  bare.keepAliveTimeout = 30_000
-  await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve))
+  const inserts = bareInsertServer(dataDir)
   const ready: ChildReady = {
     serviceUrl: service.url,
-    bareUrl: `http://127.0.0.1:${(bare.address() as AddressInfo).port}`
+    bareUrl: await listen(bare),
+    insertUrl: await listen(inserts)
   }
   process.send?.(ready)
   const stop = async () => {
-    bare.closeAllConnections()
-    bare.close()
+    for (const s of [bare, inserts]) {
+      s.closeAllConnections()
+      s.close()
+    }
     await service.close()
     rmSync(dataDir, { recursive: true, force: true })
     process.exit(0)
@@ -207,15 +250,21 @@ export async function runServiceBench(opts: ServiceBenchOptions = {}): Promise<B
       concurrency
     )
     const postBody = JSON.stringify(agentBody)
+    const postHeaders = {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(postBody))
+    }
+    const insertFloor = await drive(
+      { url: new URL(`${ready.insertUrl}/`), method: 'POST', headers: postHeaders, body: postBody },
+      Math.ceil(requests / 2),
+      seconds,
+      concurrency
+    )
     const post = await drive(
       {
         url: new URL(`${api}/agents`),
         method: 'POST',
-        headers: {
-          ...auth,
-          'content-type': 'application/json',
-          'content-length': String(Buffer.byteLength(postBody))
-        },
+        headers: { ...auth, ...postHeaders },
         body: postBody
       },
       Math.ceil(requests / 2),
@@ -244,20 +293,22 @@ export async function runServiceBench(opts: ServiceBenchOptions = {}): Promise<B
     listTimes.sort((a, b) => a - b)
 
     const rows: BenchRow[] = []
-    const add = (label: string, r: Result, ref?: Result) => {
+    const add = (label: string, r: Result, ref?: { floor: Result; id: string; goal: number }) => {
       rows.push({
         name: `${label} throughput`,
         value: r.rps,
         unit: 'req/s',
-        ...(ref ? { reference: ref.rps, ratio: r.rps / ref.rps } : {}),
+        better: 'higher',
+        ...(ref ? { id: ref.id, floor: ref.floor.rps, goal: ref.goal } : {}),
         note: `${r.count} requests in ${r.seconds.toFixed(1)} s, ${concurrency} connections${r.errors ? `, ${r.errors} non-2xx` : ''}`
       })
       rows.push({ name: `${label} p50 latency`, value: r.p50, unit: 'ms' })
       rows.push({ name: `${label} p99 latency`, value: r.p99, unit: 'ms' })
     }
-    add('bare node:http GET (fixed JSON)', bare)
-    add('service GET /agents/{id} (authenticated)', get, bare)
-    add('service POST /agents (authenticated)', post, bare)
+    add('floor: bare node:http GET (fixed JSON)', bare)
+    add('service GET /agents/{id} (authenticated)', get, { floor: bare, id: 'service.get', goal: 0.9 })
+    add('floor: bare node:http POST, one INSERT each (same driver, pragmas)', insertFloor)
+    add('service POST /agents (authenticated)', post, { floor: insertFloor, id: 'service.post', goal: 0.8 })
     rows.push({
       name: `service GET /agents with ${total.length} agents (median of 5)`,
       value: listTimes[2] ?? 0,

@@ -1,0 +1,95 @@
+/** The floor page's one component: a filter, a count and the virtual list of rows (see main.ts). */
+import { computed, defineComponent, h, ref, shallowRef } from 'vue'
+import { NInput, NTag, NVirtualList } from 'naive-ui'
+
+export interface Item {
+  id: string
+  name: string
+  type?: string
+  createdAt?: string
+}
+export interface FloorData {
+  mode: 'start' | 'list'
+  resource: string
+  testid: string
+  items: Item[]
+}
+interface Row {
+  item: Item
+  key: string
+}
+
+const rowsOf = (items: Item[]): Row[] =>
+  items.map((item) => ({
+    item,
+    key: item.name.toLowerCase()
+  }))
+
+/** Dates are formatted per painted row, as the app formats them. */
+const dates = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' })
+
+export const Floor = defineComponent({
+  props: { testid: { type: String, required: true }, initial: { type: Array, required: true } },
+  setup(props, { expose }) {
+    const rows = shallowRef<Row[]>(rowsOf(props.initial as Item[]))
+    const search = ref('')
+    const filtered = computed(() => {
+      const q = search.value.trim().toLowerCase()
+      return q ? rows.value.filter((r) => r.key.includes(q)) : rows.value
+    })
+    expose({ set: (items: Item[]) => (rows.value = rowsOf(items)) })
+    return () =>
+      h(
+        'div',
+        { style: 'display:flex;flex-direction:column;height:100vh;padding:12px;box-sizing:border-box' },
+        [
+          h('div', { style: 'display:flex;gap:8px;align-items:center;margin-bottom:8px' }, [
+            h(NInput, {
+              value: search.value,
+              'onUpdate:value': (v: string) => (search.value = v),
+              placeholder: 'Filter by name',
+              clearable: true,
+              'data-testid': 'list-filter'
+            }),
+            h('span', { 'data-testid': 'list-count' }, String(filtered.value.length))
+          ]),
+          h(
+            NVirtualList,
+            {
+              items: filtered.value,
+              itemSize: 44,
+              keyField: 'id',
+              style: 'flex:1;min-height:0',
+              'data-testid': `${props.testid}-list`
+            },
+            {
+              default: ({ item }: { item: Row }) =>
+                h(
+                  'div',
+                  {
+                    key: item.item.id,
+                    'data-testid': `${props.testid}-row`,
+                    style: 'height:44px;display:flex;align-items:center;gap:8px;padding:0 10px'
+                  },
+                  [
+                    h(
+                      'span',
+                      { style: 'flex:1;min-width:0;overflow:hidden;white-space:nowrap' },
+                      item.item.name
+                    ),
+                    item.item.type
+                      ? h(NTag, { size: 'tiny', round: true, bordered: false }, () => item.item.type)
+                      : null,
+                    h(
+                      'span',
+                      { style: 'font-size:11px;opacity:.6' },
+                      item.item.createdAt ? dates.format(new Date(item.item.createdAt)) : ''
+                    )
+                  ]
+                )
+            }
+          )
+        ]
+      )
+  }
+})
