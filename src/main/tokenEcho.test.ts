@@ -84,6 +84,8 @@ describe('an echoing server cannot leak the session token', () => {
 
     // Offline: the write is queued; the server is back but refuses it on replay, echoing headers.
     proxy.mode = 'down'
+    // The app sees the server gone (a read: its kept-alive sockets are dropped, nothing is written).
+    expect((await t.call('session.reconnect')).online).toBe(false)
     const queued = await t.call('tools.create', { name: 'Offline tool', type: 'OPENAPI' })
     expect(queued.status).toBe('queued')
     proxy.shape = 'envelope'

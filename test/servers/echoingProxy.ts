@@ -5,7 +5,7 @@
  * (our envelope with field details, FastAPI's `detail` string and list, `{message}`, plain text).
  *
  * Modes: 'pass' forwards everything (an upstream error is replaced by an echoing one), 'down'
- * drops every connection (the client goes offline), 'echo-writes' answers every non-GET with an
+ * refuses connections (the client goes offline; nothing was sent, so a write is simply queued), 'echo-writes' answers every non-GET with an
  * echoing 422 and forwards the reads.
  */
 import http from 'node:http'
@@ -59,9 +59,21 @@ function echoBody(shape: EchoShape, echo: string): { type: string; body: string 
 export async function startEchoingProxy(upstream: string): Promise<EchoingProxy> {
   const target = new URL(upstream)
   const sockets = new Set<Socket>()
+  let mode: EchoingProxy['mode'] = 'pass'
+  let port = 0
   const state: EchoingProxy = {
     url: '',
-    mode: 'pass',
+    get mode() {
+      return mode
+    },
+    set mode(next) {
+      const wasDown = mode === 'down'
+      mode = next
+      if (next === 'down' && !wasDown) {
+        server.close()
+        for (const s of sockets) s.destroy()
+      } else if (next !== 'down' && wasDown) server.listen(port, '127.0.0.1')
+    },
     shape: 'envelope',
     writeStatus: 422,
     echoed: [],
@@ -88,10 +100,6 @@ export async function startEchoingProxy(upstream: string): Promise<EchoingProxy>
   }
 
   const server = http.createServer((req, res) => {
-    if (state.mode === 'down') {
-      req.socket.destroy()
-      return
-    }
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
     req.on('end', () => {
@@ -125,6 +133,7 @@ export async function startEchoingProxy(upstream: string): Promise<EchoingProxy>
     s.on('close', () => sockets.delete(s))
   })
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  port = (server.address() as AddressInfo).port
+  state.url = `http://127.0.0.1:${port}`
   return state
 }

@@ -26,7 +26,10 @@ export type GateDecision = 'forward' | 'drop' | { status: number; json: unknown 
 export interface GateProxy {
   url: string
   requests: GateRequest[]
-  /** 'down': every connection is cut on arrival (like a server that went away). */
+  /**
+   * 'down': the port refuses connections (like a server that went away: nothing was sent, so a
+   * write's outcome is known); 'pass' listens on the same port again.
+   */
   mode: 'pass' | 'down'
   /** Runs before a request is forwarded; decides what happens to it. */
   before?: (r: GateRequest) => GateDecision | Promise<GateDecision>
@@ -42,10 +45,6 @@ export async function startGateProxy(upstream: string): Promise<GateProxy> {
   let count = 0
 
   const server = http.createServer((req, res) => {
-    if (gate.mode === 'down') {
-      req.socket.destroy()
-      return
-    }
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
     req.on('end', () => {
@@ -121,11 +120,23 @@ export async function startGateProxy(upstream: string): Promise<GateProxy> {
     s.on('close', () => sockets.delete(s))
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()))
+  const port = (server.address() as AddressInfo).port
+  let mode: 'pass' | 'down' = 'pass'
 
   const gate: GateProxy = {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: `http://127.0.0.1:${port}`,
     requests: [],
-    mode: 'pass',
+    get mode() {
+      return mode
+    },
+    set mode(next) {
+      if (next === mode) return
+      mode = next
+      if (next === 'down') {
+        server.close()
+        for (const s of sockets) s.destroy()
+      } else server.listen(port, '127.0.0.1')
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy()

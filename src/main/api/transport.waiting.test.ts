@@ -106,7 +106,7 @@ describe('deadlines', () => {
   it("a write's first byte has the whole deadline (its outcome would be unknown otherwise)", async () => {
     const srv = await startRoutedServer((m) => (m === 'POST' ? 'hang' : 'ok'))
     try {
-      const c = clientFor(srv.url, { timeoutMs: 900, firstByteTimeoutMs: 100 })
+      const c = clientFor(srv.url, { timeoutMs: 900, writeTimeoutMs: 900, firstByteTimeoutMs: 100 })
       const err = await failure(() => c.tools.create({ name: 't', type: 'SEARCH' }))
       expect(err.message).toMatch(/did not answer within 900 ms$/)
     } finally {
