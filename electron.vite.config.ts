@@ -1,5 +1,6 @@
 import { resolve } from 'node:path'
 import { defineConfig } from 'electron-vite'
+import VueI18nPlugin from '@intlify/unplugin-vue-i18n/vite'
 import vue from '@vitejs/plugin-vue'
 
 export default defineConfig({
@@ -30,6 +31,19 @@ export default defineConfig({
         input: { index: resolve(__dirname, 'src/renderer/index.html') }
       }
     },
-    plugins: [vue()]
+    plugins: [
+      vue(),
+      // The interface's messages are compiled at build time; the app ships vue-i18n's runtime only
+      // (no message compiler, no legacy API, no global components).
+      VueI18nPlugin({
+        include: [resolve(__dirname, 'src/renderer/src/i18n/locales/*.json')],
+        runtimeOnly: true,
+        compositionOnly: true,
+        fullInstall: false,
+        dropMessageCompiler: true,
+        strictMessage: true,
+        escapeHtml: true
+      })
+    ]
   }
 })

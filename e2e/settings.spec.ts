@@ -61,3 +61,25 @@ test('settings: an administrator’s switch wins and the page says who decides',
     delete process.env.AGENT_DESK_UPDATES
   }
 })
+
+test('settings: the language switches at run time and stays German across a restart', async ({ app }) => {
+  let page = app.page
+  await openLocalWorkspace(page)
+  await tid(page, 'nav-settings').click()
+  const heading = page.locator('.settings-view h2')
+  await expect(heading).toHaveText('Settings')
+  // Each language is offered in its own words.
+  await expect(tid(page, 'settings-language-de')).toHaveText('Deutsch')
+  await tid(page, 'settings-language-de').click()
+  await expect(heading).toHaveText('Einstellungen')
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de')
+  await expect(tid(page, 'settings-language-system')).toContainText('Wie das System')
+
+  page = await app.restart()
+  await page.goto(page.url().replace(/#.*$/, '#/settings'))
+  await expect(page.locator('.settings-view h2')).toHaveText('Einstellungen')
+  await expect(tid(page, 'settings-language-de').locator('input')).toBeChecked()
+  await tid(page, 'settings-language-en').click()
+  await expect(page.locator('.settings-view h2')).toHaveText('Settings')
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en')
+})

@@ -4,14 +4,22 @@ import { z } from 'zod'
 export const UpdatesSetting = z.enum(['on', 'off'])
 export const ThemeSetting = z.enum(['system', 'light', 'dark'])
 export type ThemeSetting = z.infer<typeof ThemeSetting>
+/** The interface language: the system's (if the app has it, else English) or one the app has. */
+export const LanguageSetting = z.enum(['system', 'en', 'de'])
+export type LanguageSetting = z.infer<typeof LanguageSetting>
 
-export const SettingsSchema = z.object({ updates: UpdatesSetting, theme: ThemeSetting })
+/** Each setting's schema; the settings file, its defaults and `settings.set` follow this table. */
+export const SETTING_FIELDS = {
+  updates: UpdatesSetting,
+  theme: ThemeSetting,
+  language: LanguageSetting
+} as const
+
+export const SettingsSchema = z.object(SETTING_FIELDS)
 export type Settings = z.infer<typeof SettingsSchema>
 
 /** Any subset of the settings (what `settings.set` takes). */
-export const SettingsPatch = z
-  .object({ updates: UpdatesSetting.optional(), theme: ThemeSetting.optional() })
-  .strict()
+export const SettingsPatch = SettingsSchema.partial().strict()
 export type SettingsPatch = z.infer<typeof SettingsPatch>
 
 export interface SettingsState {

@@ -11,15 +11,16 @@ const temp = () => mkdtempSync(join(tmpdir(), 'agent-desk-settings-'))
 describe('settings.json', () => {
   it('starts from the defaults and keeps what is set, across instances', () => {
     const dir = temp()
-    expect(new SettingsStore(dir).get()).toEqual({ updates: 'on', theme: 'system' })
+    expect(new SettingsStore(dir).get()).toEqual({ updates: 'on', theme: 'system', language: 'system' })
     expect(existsSync(join(dir, 'settings.json'))).toBe(false)
     const s = new SettingsStore(dir)
-    expect(s.set({ theme: 'dark' })).toEqual({ updates: 'on', theme: 'dark' })
+    expect(s.set({ theme: 'dark' })).toEqual({ updates: 'on', theme: 'dark', language: 'system' })
     s.set({ updates: 'off' })
-    expect(new SettingsStore(dir).get()).toEqual({ updates: 'off', theme: 'dark' })
+    expect(new SettingsStore(dir).get()).toEqual({ updates: 'off', theme: 'dark', language: 'system' })
     expect(JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8'))).toEqual({
       updates: 'off',
-      theme: 'dark'
+      theme: 'dark',
+      language: 'system'
     })
     // Written through a temporary file: none is left behind.
     expect(readdirSync(dir)).toEqual(['settings.json'])
@@ -31,13 +32,16 @@ describe('settings.json', () => {
     s.set({ theme: 'light' })
     expect(() => s.set({ theme: 'purple' } as never)).toThrow()
     expect(() => s.set({ colour: 'red' } as never)).toThrow()
-    expect(new SettingsStore(dir).get()).toEqual({ updates: 'on', theme: 'light' })
+    expect(() => s.set({ language: 'xx' } as never)).toThrow()
+    expect(new SettingsStore(dir).get()).toEqual({ updates: 'on', theme: 'light', language: 'system' })
+    s.set({ language: 'de' })
+    expect(new SettingsStore(dir).get()).toEqual({ updates: 'on', theme: 'light', language: 'de' })
   })
 
   it('keeps the valid fields of a file with invalid ones', () => {
     const dir = temp()
     writeFileSync(join(dir, 'settings.json'), JSON.stringify({ updates: 'off', theme: 'neon', extra: 1 }))
-    expect(new SettingsStore(dir).get()).toEqual({ updates: 'off', theme: 'system' })
+    expect(new SettingsStore(dir).get()).toEqual({ updates: 'off', theme: 'system', language: 'system' })
     writeFileSync(join(dir, 'settings.json'), '[1, 2]')
     expect(new SettingsStore(dir).get()).toEqual(DEFAULT_SETTINGS)
   })
@@ -51,7 +55,7 @@ describe('settings.json', () => {
     expect(logged[0]).toMatch(/is not valid JSON/)
     expect(readFileSync(join(dir, 'settings.json.corrupt'), 'utf8')).toBe('{"updates": "off", "the')
     s.set({ theme: 'dark' })
-    expect(new SettingsStore(dir).get()).toEqual({ updates: 'on', theme: 'dark' })
+    expect(new SettingsStore(dir).get()).toEqual({ updates: 'on', theme: 'dark', language: 'system' })
   })
 })
 
@@ -73,13 +77,13 @@ describe('the settings channels', () => {
   it('answers settings.get and settings.set, persists and tells the windows', async () => {
     const t = make()
     expect(await t.call('settings.get')).toEqual({
-      settings: { updates: 'on', theme: 'system' },
+      settings: { updates: 'on', theme: 'system', language: 'system' },
       managed: { updates: false, reason: null },
       updatesEnabled: true
     })
     const after = await t.call('settings.set', { updates: 'off', theme: 'light' })
     expect(after).toEqual({
-      settings: { updates: 'off', theme: 'light' },
+      settings: { updates: 'off', theme: 'light', language: 'system' },
       managed: { updates: false, reason: null },
       updatesEnabled: false
     })

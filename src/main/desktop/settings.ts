@@ -7,29 +7,29 @@
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ensurePrivateDir } from '../privateFiles'
-import { SettingsPatch, ThemeSetting, UpdatesSetting, type Settings } from '../../shared/settings'
+import { SETTING_FIELDS, SettingsPatch, type Settings } from '../../shared/settings'
 
 export type { Settings, SettingsPatch }
 
 export const SETTINGS_FILE = 'settings.json'
 
-export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({ updates: 'on', theme: 'system' })
-
-const FIELDS = {
-  updates: UpdatesSetting,
-  theme: ThemeSetting
-} as const
+export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
+  updates: 'on',
+  theme: 'system',
+  language: 'system'
+})
 
 /** Keeps each valid field of `raw`, the default for the rest. */
 function fromRaw(raw: unknown): Settings {
-  const out: Settings = { ...DEFAULT_SETTINGS }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return out
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ...DEFAULT_SETTINGS }
   const obj = raw as Record<string, unknown>
-  const updates = FIELDS.updates.safeParse(obj.updates)
-  if (updates.success) out.updates = updates.data
-  const theme = FIELDS.theme.safeParse(obj.theme)
-  if (theme.success) out.theme = theme.data
-  return out
+  const valid = Object.fromEntries(
+    Object.entries(SETTING_FIELDS).flatMap(([key, schema]) => {
+      const r = schema.safeParse(obj[key])
+      return r.success ? [[key, r.data]] : []
+    })
+  )
+  return { ...DEFAULT_SETTINGS, ...valid }
 }
 
 export class SettingsStore {
@@ -51,9 +51,8 @@ export class SettingsStore {
 
   set(patch: SettingsPatch): Settings {
     const valid = SettingsPatch.parse(patch)
-    const next: Settings = { ...this.get() }
-    if (valid.updates !== undefined) next.updates = valid.updates
-    if (valid.theme !== undefined) next.theme = valid.theme
+    const given = Object.fromEntries(Object.entries(valid).filter(([, v]) => v !== undefined))
+    const next: Settings = { ...this.get(), ...given }
     this.write(next)
     this.current = next
     for (const l of [...this.listeners]) {

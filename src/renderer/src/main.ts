@@ -4,6 +4,7 @@ import App from './App.vue'
 import type { RouteLocationNormalized } from 'vue-router'
 import { router } from './router'
 import { useSessionStore } from './stores/session'
+import { i18n } from './i18n'
 
 // The app's modules are evaluated (the benchmarks split a start at these marks).
 performance.mark('agent-desk:app-code')
@@ -11,6 +12,7 @@ performance.mark('agent-desk:app-code')
 const app = createApp(App)
 const pinia = createPinia()
 app.use(pinia)
+app.use(i18n)
 
 /** Starts fetching the lazy view chunks of `to` now, so they load while the session is read. */
 function preloadViews(to: RouteLocationNormalized): void {
