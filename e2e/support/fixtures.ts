@@ -55,7 +55,8 @@ async function launchElectron(
 ): Promise<{ app: ElectronApplication; page: Page }> {
   const app = await _electron.launch({
     executablePath: bin,
-    args: [join(process.cwd(), 'out/main/index.js')],
+    // The specs read English: the app's "As the system" language must be English on any machine.
+    args: [join(process.cwd(), 'out/main/index.js'), '--lang=en-US'],
     env: {
       ...process.env,
       AGENT_DESK_USER_DATA: userDataDir,
@@ -102,7 +103,9 @@ export const test = base.extend<{ app: AppHandle; remote: TestServer; origin: Te
         context = await browser.newContext({
           baseURL: harness.url,
           extraHTTPHeaders: { [SECRET_HEADER]: harness.secret },
-          viewport: { width: 1280, height: 800 }
+          viewport: { width: 1280, height: 800 },
+          // The specs read English: "As the system" must mean English on any machine.
+          locale: 'en-US'
         })
         const page = await context.newPage()
         page.on('pageerror', (e) => console.log(`[renderer] ${e.message}`))
