@@ -36,7 +36,7 @@ export default defineConfig({
       // The interface's messages are compiled at build time; the app ships vue-i18n's runtime only
       // (no message compiler, no legacy API, no global components).
       VueI18nPlugin({
-        include: [resolve(__dirname, 'src/renderer/src/i18n/locales/*.json')],
+        include: [resolve(__dirname, 'src/renderer/src/i18n/locales/**/*.json')],
         runtimeOnly: true,
         compositionOnly: true,
         fullInstall: false,

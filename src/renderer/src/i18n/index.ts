@@ -4,20 +4,33 @@
  * localStorage so the next start paints in the right language before the settings arrive.
  * Dates, numbers and relative times go through `Intl` in the same locale (relativeTime.ts).
  *
- * Messages live in `locales/<locale>.json` (English first; every locale has the same keys, which
- * a test checks); placeholders are vue-i18n's `{name}`. The build precompiles them into functions
+ * Messages live in `locales/<locale>/<area>.json`, one file per area of the app (the area is the
+ * first part of a key: `session.signIn`); English first, every locale has the same files and keys,
+ * which a test checks. Placeholders are vue-i18n's `{name}`; `|` separates plural forms. The build precompiles them into functions
  * (@intlify/unplugin-vue-i18n), so the app ships vue-i18n's runtime without its message compiler.
  */
 import { createI18n } from 'vue-i18n'
 import type { LanguageSetting } from '../../../shared/settings'
-import en from './locales/en.json'
-import de from './locales/de.json'
-
-/** Every locale's messages have English's shape. */
-export type Messages = typeof en
 
 export const LOCALES = ['en', 'de'] as const
 export type Locale = (typeof LOCALES)[number]
+
+/** A locale's messages: areas of nested keys, each leaf a message. */
+export interface Messages {
+  [key: string]: string | Messages
+}
+const files = import.meta.glob<Messages>('./locales/*/*.json', { eager: true, import: 'default' })
+/** Every locale's messages by area, from the files above. */
+export const MESSAGES = Object.fromEntries(
+  LOCALES.map((l) => [
+    l,
+    Object.fromEntries(
+      Object.entries(files)
+        .filter(([path]) => path.startsWith(`./locales/${l}/`))
+        .map(([path, m]) => [path.slice(`./locales/${l}/`.length, -'.json'.length), m])
+    )
+  ])
+) as Record<Locale, Messages>
 /** Each locale's own name, as its speakers write it. */
 export const LOCALE_NAMES: Record<Locale, string> = { en: 'English', de: 'Deutsch' }
 
@@ -56,7 +69,7 @@ export const i18n = createI18n({
   legacy: false,
   locale: resolveLocale(stored(), systemLanguages()),
   fallbackLocale: 'en',
-  messages: { en, de } satisfies Record<Locale, Messages>
+  messages: MESSAGES
 })
 
 /** The locale in use now (reactive). */
