@@ -112,6 +112,7 @@ beforeAll(async () => {
     'settings.get': undefined,
     'settings.set': { theme: 'dark' },
     'updates.check': undefined,
+    'palette.items': undefined,
     'localWorkspace.backups': undefined,
     'localWorkspace.restore': { name: 'service-20260101T000000000Z.db' }
   }

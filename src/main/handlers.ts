@@ -4,6 +4,7 @@
  * plus each resource's specifics); the app, profile, session and outbox channels are here.
  */
 import { AppError } from '../shared/errors'
+import { PALETTE_KINDS } from '../shared/palette'
 import type { AppInfo, Channel, ChannelParsedInput, ChannelResult } from '../shared/ipc'
 import { capabilityStoreFor } from './api/capabilities'
 import { normalizeBaseUrl } from './api/transport'
@@ -127,6 +128,13 @@ export const handlers: Handlers = {
   'outbox.resolve': async ({ id, action }, ctx) => {
     const s = await ctx.lease()
     return ctx.sync.resolve(s, id, action)
+  },
+
+  // ---- the command palette: names from the offline cache, so it works offline too
+  'palette.items': async (_i, ctx) => {
+    if (!ctx.session.current()) return []
+    const s = await ctx.lease()
+    return PALETTE_KINDS.flatMap((kind) => s.cache.names(kind).map((r) => ({ kind, ...r })))
   },
 
   // ---- Local workspace backups

@@ -18,6 +18,7 @@ import { AgentDocument, AgentDocumentCreate, AgentTool, AgentToolCreate } from '
 import type { ApiToken } from './apiToken'
 import type { MenuCommandEvent } from './menu'
 import { SettingsPatch, type SettingsState, type UpdateStatus } from './settings'
+import type { PaletteItem } from './palette'
 
 export * from './results'
 import {
@@ -141,6 +142,9 @@ export const ipcContract = {
   'outbox.discard': op<OutboxEntry[]>()(ById),
   /** 'sendAnyway': send the change as it is; 'takeServer': drop it and keep the server's item. */
   'outbox.resolve': op<OutboxEntry[]>()(z.object({ id: StrictId, action: z.enum(OUTBOX_RESOLUTIONS) })),
+
+  /** Every cached agent, document, tool, prompt, tag and API token by name: the command palette. */
+  'palette.items': op<PaletteItem[]>()(Empty),
 
   'localWorkspace.backups': op<LocalBackupsState>()(Empty),
   /** Replaces the Local workspace's database with a backup (the current one is moved aside). */

@@ -4,7 +4,7 @@
  */
 import { type Db, isCorruption, markForRebuild, scalar } from './db'
 import { type JsonRecord, isPlainObject, mergeItem, replaceString, scrub } from './merge'
-import { RESOURCES, type CacheStore, type Cached, type Resource } from './types'
+import { RESOURCES, type CacheStore, type Cached, type NamedRow, type Resource } from './types'
 
 function checkResource(resource: string): void {
   if (!(RESOURCES as readonly string[]).includes(resource)) {
@@ -63,6 +63,13 @@ export class SqliteCacheStore implements CacheStore {
         )
         .raw(true),
       catalogue: db.prepare('SELECT json FROM items WHERE resource = ? ORDER BY seq DESC').raw(true),
+      // Names for the palette: SQLite reads the two fields, so no item is parsed in JavaScript.
+      names: db
+        .prepare(
+          `SELECT id, json_extract(json, '$.name'), json_extract(json, '$.description') FROM items
+           WHERE resource = ? ORDER BY seq DESC`
+        )
+        .raw(true),
       getMeta: db.prepare('SELECT value FROM meta WHERE key = ?').raw(true),
       setMeta: db.prepare(
         'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'
@@ -242,6 +249,18 @@ export class SqliteCacheStore implements CacheStore {
     checkResource(resource)
     return this.read([], () =>
       (this.s.catalogue.all(resource) as unknown[][]).map((r) => JSON.parse(String(r[0])) as T)
+    )
+  }
+
+  names(resource: Resource): NamedRow[] {
+    checkResource(resource)
+    const text = (v: unknown): string | null => (typeof v === 'string' && v ? v : null)
+    return this.read([], () =>
+      (this.s.names.all(resource) as unknown[][]).flatMap(([id, n, d]) => {
+        // Items without a name (API tokens) go by their description.
+        const name = text(n) ?? text(d)
+        return name ? [{ id: String(id), name, description: text(n) ? text(d) : null }] : []
+      })
     )
   }
 

@@ -18,6 +18,12 @@ export const RESOURCES = [
 ] as const
 export type Resource = (typeof RESOURCES)[number]
 
+export interface NamedRow {
+  id: string
+  name: string
+  description: string | null
+}
+
 /** What a change created offline is called until the server gives it a real id. */
 export const LOCAL_ID_PREFIX = 'local-'
 export const isLocalId = (id: unknown): boolean => typeof id === 'string' && id.startsWith(LOCAL_ID_PREFIX)
@@ -53,6 +59,8 @@ export interface CacheStore {
   removeItem(resource: Resource, id: string): void
   /** Every item of this resource ever seen (and not removed), newest seen first. */
   catalogue<T>(resource: Resource): T[]
+  /** Id, name and description of every item of this resource in the catalogue (unnamed ones by description). */
+  names(resource: Resource): NamedRow[]
   getMeta(key: string): string | null
   setMeta(key: string, value: string): void
   /** Wipes cache + catalogue + meta; the outbox too only with `clearOutbox`. */
