@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { VIEW_ORDER } from '../../shared/shortcuts'
 import { MENU_COMMANDS } from '../../shared/menu'
 import { externalOpenDecision } from '../security'
 import {
@@ -65,8 +66,16 @@ describe('application menu template', () => {
         it('has File (new agent … tag, close), Edit roles, View zoom/full screen/theme, Window, Help', () => {
           const file = menu(t, 'File')
           expect(file.map((i) => i.command).filter(Boolean)).toEqual(
-            expect.arrayContaining(['new.agent', 'new.document', 'new.tool', 'new.prompt', 'new.tag'])
+            expect.arrayContaining([
+              'new.here',
+              'new.agent',
+              'new.document',
+              'new.tool',
+              'new.prompt',
+              'new.tag'
+            ])
           )
+          expect(file.find((i) => i.command === 'new.here')?.accelerator).toBe('CmdOrCtrl+N')
           expect(file.some((i) => i.role === 'close')).toBe(true)
           const edit = menu(t, 'Edit').map((i) => i.role)
           expect(edit).toEqual(expect.arrayContaining(['undo', 'redo', 'cut', 'copy', 'paste', 'selectAll']))
@@ -74,10 +83,17 @@ describe('application menu template', () => {
           for (const role of ['resetZoom', 'zoomIn', 'zoomOut', 'togglefullscreen'])
             expect(view.map((i) => i.role)).toContain(role)
           expect(view.map((i) => i.command).filter(Boolean)).toEqual([
+            'palette.open',
+            'shortcuts.open',
             'theme.system',
             'theme.light',
             'theme.dark'
           ])
+          // Go: every view, Ctrl/Cmd+1 … 8, from the one shortcut table.
+          expect(menu(t, 'Go').map((i) => [i.command, i.accelerator])).toEqual(
+            VIEW_ORDER.map((v, n) => [`go.${v}`, `CmdOrCtrl+${n + 1}`])
+          )
+          expect(view.find((i) => i.command === 'palette.open')?.accelerator).toBe('CmdOrCtrl+K')
           expect(menu(t, 'Window').some((i) => i.role === 'minimize')).toBe(true)
           expect(
             menu(t, 'Help')
@@ -105,7 +121,7 @@ describe('application menu template', () => {
 
   it('macOS: the app menu (About, Settings…, Services, Hide, Hide Others, Show All, Quit) comes first', () => {
     const t = buildMenuTemplate(opts('darwin'))
-    expect(labels(t)).toEqual(['Agent Desk', 'File', 'Edit', 'View', 'Window', 'Help'])
+    expect(labels(t)).toEqual(['Agent Desk', 'File', 'Edit', 'View', 'Go', 'Window', 'Help'])
     const app = t[0]?.submenu ?? []
     expect(app.filter((i) => i.type !== 'separator').map((i) => i.command ?? i.role)).toEqual([
       'app.about',
@@ -127,7 +143,7 @@ describe('application menu template', () => {
   it('Windows and Linux: no app menu; Settings… and Quit close the File menu, About is in Help', () => {
     for (const platform of ['win32', 'linux']) {
       const t = buildMenuTemplate(opts(platform))
-      expect(labels(t)).toEqual(['&File', '&Edit', '&View', '&Window', '&Help'])
+      expect(labels(t)).toEqual(['&File', '&Edit', '&View', '&Go', '&Window', '&Help'])
       const file = menu(t, 'File').filter((i) => i.type !== 'separator')
       expect(file.slice(-2).map((i) => i.command ?? i.role)).toEqual(['app.settings', 'quit'])
       expect(file.find((i) => i.command === 'app.settings')?.accelerator).toBe('Ctrl+,')

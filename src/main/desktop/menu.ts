@@ -5,6 +5,7 @@
  * open in the browser through externalOpenDecision.
  */
 import type { MenuCommand } from '../../shared/menu'
+import { accelerator, shortcutById, VIEW_ORDER } from '../../shared/shortcuts'
 
 /** Electron roles the menu uses (the subset of MenuItemConstructorOptions['role']). */
 export type MenuRole =
@@ -68,9 +69,41 @@ export const HELP_LINKS = {
 
 const separator = (): MenuItemSpec => ({ type: 'separator' })
 
+/** The accelerator of a shortcut of the app's one table (src/shared/shortcuts.ts). */
+function keysOf(id: string): string {
+  const s = shortcutById(id)
+  if (!s) throw new Error(`No shortcut "${id}"`)
+  return accelerator(s.keys)
+}
+
+const VIEW_LABELS: Record<(typeof VIEW_ORDER)[number], string> = {
+  agents: 'Agents',
+  documents: 'Documents',
+  tools: 'Tools',
+  prompts: 'Prompts',
+  tags: 'Tags',
+  'api-tokens': 'API Tokens',
+  outbox: 'Outbox',
+  settings: 'Settings'
+}
+
+/** Go: the app's views, Ctrl/Cmd+1 … 8 in the order of the sidebar. */
+function goMenu(mac: boolean): MenuItemSpec {
+  return {
+    label: mac ? 'Go' : '&Go',
+    submenu: VIEW_ORDER.map((v) => ({
+      id: `go-${v}`,
+      label: VIEW_LABELS[v],
+      command: `go.${v}` as MenuCommand,
+      accelerator: keysOf(`go.${v}`)
+    }))
+  }
+}
+
 function fileMenu(mac: boolean, o: MenuOptions): MenuItemSpec {
   const submenu: MenuItemSpec[] = [
-    { id: 'new-agent', label: 'New Agent', command: 'new.agent', accelerator: 'CmdOrCtrl+N' },
+    { id: 'new-here', label: 'New Item', command: 'new.here', accelerator: keysOf('newHere') },
+    { id: 'new-agent', label: 'New Agent', command: 'new.agent', accelerator: 'CmdOrCtrl+Shift+A' },
     { id: 'new-document', label: 'New Document', command: 'new.document', accelerator: 'CmdOrCtrl+Shift+D' },
     { id: 'new-tool', label: 'New Tool', command: 'new.tool', accelerator: 'CmdOrCtrl+Shift+T' },
     { id: 'new-prompt', label: 'New Prompt', command: 'new.prompt', accelerator: 'CmdOrCtrl+Shift+P' },
@@ -122,6 +155,14 @@ function viewMenu(mac: boolean, o: MenuOptions): MenuItemSpec {
   return {
     label: mac ? 'View' : '&View',
     submenu: [
+      { id: 'palette', label: 'Command Palette…', command: 'palette.open', accelerator: keysOf('palette') },
+      {
+        id: 'shortcuts',
+        label: 'Keyboard Shortcuts',
+        command: 'shortcuts.open',
+        accelerator: keysOf('cheatSheet')
+      },
+      separator(),
       ...dev,
       { role: 'resetZoom', label: 'Actual Size', accelerator: 'CmdOrCtrl+0' },
       { role: 'zoomIn', accelerator: 'CmdOrCtrl+Plus' },
@@ -194,6 +235,7 @@ export function buildMenuTemplate(o: MenuOptions): MenuItemSpec[] {
     fileMenu(mac, o),
     editMenu(mac, o),
     viewMenu(mac, o),
+    goMenu(mac),
     windowMenu(mac),
     helpMenu(mac, o)
   ]

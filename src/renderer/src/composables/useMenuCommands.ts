@@ -12,6 +12,14 @@ import { setThemePreference } from './theme'
 
 /** The About dialog is open (the shell shows it). */
 export const aboutOpen = ref(false)
+/** The command palette (Ctrl/Cmd+K) and the shortcut cheat-sheet (Ctrl/Cmd+/) are open. */
+export const paletteOpen = ref(false)
+export const cheatSheetOpen = ref(false)
+/** The sign-out dialog was asked for (the palette's "Sign out…"); the shell shows it. */
+export const signOutRequested = ref(false)
+
+/** The pages with a create form ("New item" creates where the user is). */
+const CREATE_PAGES = ['/agents', '/documents', '/tools', '/prompts', '/tags', '/api-tokens']
 
 const NEW_PAGES: Partial<Record<MenuCommand, string>> = {
   'new.agent': '/agents',
@@ -31,7 +39,29 @@ export async function runMenuCommand(command: MenuCommand, router: Router): Prom
     if (now === page || now.startsWith(`${page}/`)) requestCreate(page)
     return
   }
+  if (command.startsWith('go.')) {
+    const view = command.slice('go.'.length)
+    if (router.hasRoute(view)) await router.push({ name: view })
+    return
+  }
   switch (command) {
+    case 'new.here': {
+      const here = router.currentRoute.value.path
+      const page = CREATE_PAGES.find((p) => here === p || here.startsWith(`${p}/`))
+      if (page) {
+        if (here !== page) await router.push(page)
+        requestCreate(page)
+      }
+      return
+    }
+    case 'palette.open':
+      cheatSheetOpen.value = false
+      paletteOpen.value = !paletteOpen.value
+      return
+    case 'shortcuts.open':
+      paletteOpen.value = false
+      cheatSheetOpen.value = !cheatSheetOpen.value
+      return
     case 'theme.system':
     case 'theme.light':
     case 'theme.dark':
