@@ -89,11 +89,9 @@ export function rank<T extends Rankable>(query: string, items: readonly T[], lim
   const best: Ranked<T>[] = []
   for (const item of items) {
     let score = fuzzyScore(q, item.folded, item.text)
-    if (score === null && item.foldedDetail) {
-      // A description counts only as a clear match (a substring), ranked below every name match.
-      const d = fuzzyScore(q, item.foldedDetail, item.detail)
-      if (d !== null && d >= 1000) score = d - 3000
-    }
+    // A description counts only as a clear match (a substring), ranked below every name match.
+    if (score === null && item.foldedDetail?.includes(q))
+      score = (fuzzyScore(q, item.foldedDetail, item.detail) ?? 0) - 3000
     if (score === null) continue
     if (best.length === limit && score <= (best[limit - 1]?.score ?? -Infinity)) continue
     let i = best.length

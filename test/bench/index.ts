@@ -8,9 +8,9 @@
  * renderer figures, Debian Chromium (CHROMIUM_PATH, default /usr/bin/chromium) and a keychain
  * session (see .ci/test.sh).
  *
- *   npm run bench -- [service] [cache] [main] [renderer] [--scale] [--json FILE]
+ *   npm run bench -- [service] [cache] [main] [palette] [renderer] [--scale] [--json FILE]
  *
- * `--scale` adds the list, cache and main figures at 1,000, 10,000 and 100,000 items
+ * `--scale` adds the list, cache, main and palette figures at 1,000, 10,000 and 100,000 items
  * (`scale.<figure>.<count>`, and `scale.<figure>.growth`: cost per item at 100,000 over 10,000).
  * `--json FILE` writes every figure with an id as { id, value, unit, floor, ratio, better, goal };
  * `node --import tsx test/bench/table.ts FILE` turns that file into the README's table.
@@ -21,6 +21,7 @@ import { runServiceBench } from './service'
 import { runCacheBench } from './cache'
 import { runMainBench } from './main'
 import { runRendererBench } from './renderer'
+import { runPaletteBench } from './palette'
 
 const SCALE = [1000, 10_000, 100_000]
 
@@ -33,6 +34,10 @@ const parts = {
   main: [
     'Main process: list of agents through the core',
     (scale: boolean) => runMainBench(scale ? { scale: SCALE } : {})
+  ],
+  palette: [
+    'Command palette: fuzzy ranking per keystroke',
+    (scale: boolean) => runPaletteBench(scale ? { scale: SCALE } : {})
   ],
   renderer: [
     'Renderer (headless Chromium, built renderer via the web harness)',
