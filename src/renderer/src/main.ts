@@ -5,6 +5,7 @@ import type { RouteLocationNormalized } from 'vue-router'
 import { router } from './router'
 import { useSessionStore } from './stores/session'
 import { i18n } from './i18n'
+import { installA11yFixes } from './a11yFixes'
 
 // The app's modules are evaluated (the benchmarks split a start at these marks).
 performance.mark('agent-desk:app-code')
@@ -46,4 +47,5 @@ router.beforeEach(async (to) => {
 
 app.use(router)
 app.mount('#app')
+installA11yFixes()
 performance.mark('agent-desk:mounted')

@@ -21,11 +21,9 @@ function isField(el: EventTarget | null): boolean {
   )
 }
 
-/** A dialog, drawer or popup menu is open: plain keys belong to it. */
+/** A dialog or popup menu is open: plain keys belong to it (the link palette's drawer is not modal). */
 const dialogOpen = (): boolean =>
-  !!document.querySelector(
-    '.n-modal, .n-dialog, .n-drawer, .n-popselect-menu, .n-base-select-menu, [data-palette]'
-  )
+  !!document.querySelector('.n-modal, .n-dialog, .n-popselect-menu, .n-base-select-menu, [data-palette]')
 
 /** Focuses the list filter of the page on screen; true when there is one. */
 export function focusFilter(): boolean {
