@@ -23,7 +23,7 @@ test('documents: create, view, rename, delete; the list is the local catalogue @
   await tid(page, 'new-button').click()
   const form = tid(page, 'document-form')
   await form.getByTestId('field-name').fill(name)
-  await choose(page, 'field-type', 'URL')
+  await choose(page, 'field-type', 'Web page')
   await form.getByTestId('field-url').fill('https://example.com/spec')
   await form.getByTestId('save-button').click()
   const detail = tid(page, 'document-detail')

@@ -83,3 +83,22 @@ test('settings: the language switches at run time and stays German across a rest
   await expect(page.locator('.settings-view h2')).toHaveText('Settings')
   await expect(page.locator('html')).toHaveAttribute('lang', 'en')
 })
+
+test('settings: offline data shows its size and Clear empties it after asking', async ({ app }) => {
+  const { page } = app
+  await openLocalWorkspace(page)
+  await page.evaluate(async () => {
+    for (let i = 0; i < 50; i++)
+      await window.agentDesk.tools.create({ name: `Tool ${i}`, type: 'SEARCH', description: 'x'.repeat(400) })
+    await window.agentDesk.tools.list()
+  })
+  await tid(page, 'nav-settings').click()
+  const size = tid(page, 'offline-size')
+  await expect(size).toContainText(/\d+ items/)
+  const before = Number(await size.getAttribute('data-bytes'))
+  expect(before).toBeGreaterThan(0)
+  await tid(page, 'offline-clear').click()
+  await page.getByRole('dialog').getByRole('button', { name: 'Clear' }).click()
+  await expect(size).toContainText('(0 items)')
+  await expect.poll(async () => Number(await size.getAttribute('data-bytes'))).toBeLessThan(before)
+})

@@ -113,6 +113,8 @@ beforeAll(async () => {
     'settings.set': { theme: 'dark' },
     'updates.check': undefined,
     'palette.items': undefined,
+    'offline.info': undefined,
+    'offline.clear': undefined,
     'localWorkspace.backups': undefined,
     'localWorkspace.restore': { name: 'service-20260101T000000000Z.db' }
   }

@@ -5,7 +5,8 @@
  */
 import { AppError } from '../shared/errors'
 import { PALETTE_KINDS } from '../shared/palette'
-import type { AppInfo, Channel, ChannelParsedInput, ChannelResult } from '../shared/ipc'
+import { statSync } from 'node:fs'
+import type { AppInfo, Channel, ChannelParsedInput, ChannelResult, OfflineStoreInfo } from '../shared/ipc'
 import { capabilityStoreFor } from './api/capabilities'
 import { normalizeBaseUrl } from './api/transport'
 import type { CachedApi } from './cachedApi'
@@ -46,6 +47,22 @@ export type Handler<C extends Channel> = (
   ctx: HandlerContext
 ) => Promise<ChannelResult<C>>
 export type Handlers = { [C in Channel]: Handler<C> }
+
+/** Size on disk, items cached and changes waiting of a session's offline store. */
+function offlineInfo(s: ActiveSession): OfflineStoreInfo {
+  const size = (f: string) => {
+    try {
+      return statSync(f).size
+    } catch {
+      return 0
+    }
+  }
+  return {
+    bytes: size(s.storeFile) + size(`${s.storeFile}-wal`),
+    items: s.cache.itemCount(),
+    pending: s.outbox.list().length
+  }
+}
 
 export const handlers: Handlers = {
   // ---- app
@@ -128,6 +145,17 @@ export const handlers: Handlers = {
   'outbox.resolve': async ({ id, action }, ctx) => {
     const s = await ctx.lease()
     return ctx.sync.resolve(s, id, action)
+  },
+
+  // ---- the offline store (Settings › Offline data)
+  'offline.info': async (_i, ctx) => {
+    if (!ctx.session.current()) return null
+    return offlineInfo(await ctx.lease())
+  },
+  'offline.clear': async (_i, ctx) => {
+    const s = await ctx.lease()
+    s.cache.clear()
+    return offlineInfo(s)
   },
 
   // ---- the command palette: names from the offline cache, so it works offline too

@@ -28,6 +28,7 @@ import {
   type Capabilities,
   type Connectivity,
   type LocalBackupsState,
+  type OfflineStoreInfo,
   type OutboxEntry,
   type Profile,
   type Read,
@@ -143,6 +144,10 @@ export const ipcContract = {
   /** 'sendAnyway': send the change as it is; 'takeServer': drop it and keep the server's item. */
   'outbox.resolve': op<OutboxEntry[]>()(z.object({ id: StrictId, action: z.enum(OUTBOX_RESOLUTIONS) })),
 
+  /** The active profile's offline store: size, items, changes waiting (null when signed out). */
+  'offline.info': op<OfflineStoreInfo | null>()(Empty),
+  /** Empties the active profile's cache (changes waiting in the outbox are kept); its new info. */
+  'offline.clear': op<OfflineStoreInfo>()(Empty),
   /** Every cached agent, document, tool, prompt, tag and API token by name: the command palette. */
   'palette.items': op<PaletteItem[]>()(Empty),
 

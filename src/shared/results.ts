@@ -7,6 +7,16 @@ import type { AppErrorData } from './errors'
 // Result types
 // ----------------------------------------------------------------------------------------------
 
+/** The active profile's offline store (Settings › Offline data). */
+export interface OfflineStoreInfo {
+  /** Its size on disk (database and write-ahead log), in bytes. */
+  bytes: number
+  /** Items cached (every kind). */
+  items: number
+  /** Changes waiting in the outbox (never removed by clearing the cache). */
+  pending: number
+}
+
 export interface Profile {
   id: string
   name: string

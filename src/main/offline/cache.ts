@@ -355,7 +355,12 @@ export class SqliteCacheStore implements CacheStore {
       this.db.exec('DELETE FROM list_items; DELETE FROM lists; DELETE FROM items; DELETE FROM meta;')
       if (options.clearOutbox) this.db.exec('DELETE FROM outbox')
     })()
-    // Old pages go from the write-ahead log too, not only from the main file.
+    // The file shrinks (freed pages are returned), and old pages leave the write-ahead log too.
+    this.db.exec('VACUUM')
     this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
+  }
+
+  itemCount(): number {
+    return this.read(0, () => Number(scalar(this.db, 'SELECT COUNT(*) FROM items')))
   }
 }

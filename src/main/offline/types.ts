@@ -63,8 +63,10 @@ export interface CacheStore {
   names(resource: Resource): NamedRow[]
   getMeta(key: string): string | null
   setMeta(key: string, value: string): void
-  /** Wipes cache + catalogue + meta; the outbox too only with `clearOutbox`. */
+  /** Wipes cache + catalogue + meta; the outbox too only with `clearOutbox`. The file shrinks. */
   clear(options?: { clearOutbox?: boolean }): void
+  /** How many items the cache holds (every resource and link). */
+  itemCount(): number
   /** Addition: puts one cached id into an existing list without rewriting it. False if not added. */
   addToList(resource: Resource, scope: string, id: string, at?: 'start' | 'end'): boolean
   /** Addition: rewrites a temporary id to the real one across items, lists, scopes and references. */

@@ -32,6 +32,24 @@ export function relativeTime(
   return f.format(-Math.round(h / 24), 'day')
 }
 
+/** A size in bytes for people: "812 kB", "3.4 MB" (decimal units, the interface's number format). */
+export function formatBytes(bytes: number, locale: Locale = currentLocale()): string {
+  const units = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const
+  let v = bytes
+  let u = 0
+  while (v >= 1000 && u < units.length - 1) {
+    v /= 1000
+    u++
+  }
+  const unit = units[u] ?? 'byte'
+  return new Intl.NumberFormat(locale, {
+    style: 'unit',
+    unit,
+    unitDisplay: unit === 'byte' ? 'long' : 'short',
+    maximumFractionDigits: v < 10 && u > 0 ? 1 : 0
+  }).format(v)
+}
+
 /** A short local date-time for lists. */
 export function shortDate(iso: string | null | undefined, locale: Locale = currentLocale()): string {
   if (!iso) return ''

@@ -1,4 +1,5 @@
 import { computed, ref, type Ref } from 'vue'
+import { valueOptions } from '../labels'
 
 /**
  * Search by name, filter by type and tags, sort by name or date, over a (possibly 10,000-item)
@@ -69,7 +70,7 @@ export function useListQuery<T extends { id: string }>(items: Ref<T[]>, opts: Li
         const v = opts.type(t)
         if (v) set.add(v)
       }
-    return [...set].map((v) => ({ label: v, value: v }))
+    return valueOptions([...set])
   })
 
   /** The items in the chosen order, each with its lower-cased name for the search. */

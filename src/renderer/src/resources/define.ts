@@ -1,5 +1,6 @@
 import type { ListQueryOptions } from '../composables/useListQuery'
 import type { RowDescriptor } from './types'
+import { valueLabel } from '../labels'
 
 const capital = (s: string) => `${s.charAt(0).toUpperCase()}${s.slice(1)}`
 
@@ -46,6 +47,6 @@ export function typedList<T extends NamedTyped>(
   return {
     query: { name: (d) => d.name ?? '', type: (d) => d.type, date: (d) => d.createdAt, types },
     typeFilter: true,
-    row: { title: (d) => d.name || '(unnamed)', badge: (d) => d.type ?? '?', hover, drag }
+    row: { title: (d) => d.name || '(unnamed)', badge: (d) => valueLabel(d.type) || '?', hover, drag }
   }
 }
