@@ -99,8 +99,11 @@ export const test = base.extend<{ app: AppHandle; remote: TestServer; origin: Te
     } else {
       const harness: Harness = await startHarness({ userDataDir })
       let context = null as BrowserContext | null
-      const open = async () => {
+      // The page's storage lives on across a restart, as Electron keeps it in the user-data folder.
+      type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>
+      const open = async (storageState?: StorageState) => {
         context = await browser.newContext({
+          ...(storageState ? { storageState } : {}),
           baseURL: harness.url,
           extraHTTPHeaders: { [SECRET_HEADER]: harness.secret },
           viewport: { width: 1280, height: 800 },
@@ -117,9 +120,10 @@ export const test = base.extend<{ app: AppHandle; remote: TestServer; origin: Te
         mode: 'harness',
         userDataDir,
         async restart() {
+          const kept = await context?.storageState()
           await context?.close()
           await harness.restartApp()
-          handle.page = await open()
+          handle.page = await open(kept)
           return handle.page
         },
         async chooseMenuItem(id) {

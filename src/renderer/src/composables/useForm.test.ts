@@ -2,7 +2,7 @@
 import { describe, expect, it, beforeEach } from 'vitest'
 import { nextTick } from 'vue'
 import { z } from 'zod'
-import { useForm, draftStorageKey } from './useForm'
+import { useForm, draftStorageKey, hasDraft } from './useForm'
 
 const Schema = z.object({
   name: z.string().trim().min(1, 'Enter a name'),
@@ -34,6 +34,17 @@ describe('useForm', () => {
     expect(localStorage.getItem(draftStorageKey('x'))).toBeNull()
     const c = useForm(Schema, { name: '', nested: { n: 0 } }, { draftKey: 'x' })
     expect(c.model.name).toBe('')
+  })
+
+  it('tells which drafts are kept (lists mark those items), as they are written and cleared', () => {
+    const f = useForm(Schema, { name: 'A', nested: { n: 1 } }, { draftKey: 'tool-edit:t1' })
+    expect(hasDraft('tool-edit:t1')).toBe(false)
+    f.model.name = 'Typed'
+    expect(hasDraft('tool-edit:t1')).toBe(true)
+    expect(hasDraft('tool-edit:t2')).toBe(false)
+    f.clearDraft()
+    expect(hasDraft('tool-edit:t1')).toBe(false)
+    expect(localStorage.getItem(draftStorageKey('tool-edit:t1'))).toBeNull()
   })
 
   it('does not persist without a draft key', () => {

@@ -1,4 +1,4 @@
-import { reactive, ref, watch, getCurrentScope, onScopeDispose, type Ref } from 'vue'
+import { reactive, ref, shallowRef, watch, getCurrentScope, onScopeDispose, type Ref } from 'vue'
 import type { z } from 'zod'
 import type { AppErrorData } from '../../../shared/errors'
 
@@ -36,6 +36,31 @@ function storage(): Storage | null {
 export function draftStorageKey(draftKey: string): string {
   return DRAFT_PREFIX + draftKey
 }
+
+/**
+ * The keys of the drafts kept now (reactive): lists mark items whose edit form has unsaved
+ * changes (`hasDraft('tool-edit:<id>')`). Read from storage once, then kept by the forms.
+ */
+const draftKeys = shallowRef<ReadonlySet<string>>(readDraftKeys())
+function readDraftKeys(): Set<string> {
+  const s = storage()
+  const out = new Set<string>()
+  if (!s) return out
+  for (let i = 0; i < s.length; i++) {
+    const k = s.key(i)
+    if (k?.startsWith(DRAFT_PREFIX)) out.add(k.slice(DRAFT_PREFIX.length))
+  }
+  return out
+}
+function noteDraft(key: string, kept: boolean): void {
+  if (draftKeys.value.has(key) === kept) return
+  const next = new Set(draftKeys.value)
+  if (kept) next.add(key)
+  else next.delete(key)
+  draftKeys.value = next
+}
+/** Whether a draft is kept under this key (reactive). */
+export const hasDraft = (draftKey: string): boolean => draftKeys.value.has(draftKey)
 
 /** Reads a saved draft (or null). */
 export function readDraft(draftKey: string): Record<string, unknown> | null {
@@ -96,6 +121,7 @@ export function useForm<S extends z.ZodType>(
         if (!s) return
         try {
           s.setItem(draftStorageKey(draftKey), JSON.stringify(scrub(model)))
+          noteDraft(draftKey, true)
         } catch {
           /* storage full or unavailable: the form still works */
         }
@@ -133,6 +159,7 @@ export function useForm<S extends z.ZodType>(
   function clearDraft(): void {
     if (!draftKey) return
     storage()?.removeItem(draftStorageKey(draftKey))
+    noteDraft(draftKey, false)
     restored.value = false
   }
 

@@ -68,10 +68,12 @@ export function fromProps<T>(
  */
 export function useResourceForm<T>(opts: ResourceFormOptions<T>) {
   const initialItem = opts.item()
+  // A draft is kept for a create and for an edit alike: switching rows or views, or a restart,
+  // loses nothing typed. An edit's draft goes when the form matches the item again or is saved.
   const form = useForm(
     initialItem ? opts.update : opts.create,
     opts.toModel(initialItem),
-    !initialItem && opts.draftKey ? { draftKey: opts.draftKey } : undefined
+    opts.draftKey ? { draftKey: opts.draftKey } : undefined
   )
   const model = form.model as FormModel
   const errors = form.errors
@@ -84,6 +86,14 @@ export function useResourceForm<T>(opts: ResourceFormOptions<T>) {
   const allJsonValid = computed(() => Object.values(jsonValid).every(Boolean))
   let baseline = JSON.stringify(opts.toModel(initialItem))
   const dirty = computed(() => JSON.stringify(model) !== baseline)
+  // After the draft writer (both sync): an edit form back at the item's values keeps no draft.
+  watch(
+    model,
+    () => {
+      if (editing.value && !dirty.value) form.clearDraft()
+    },
+    { deep: true, flush: 'sync' }
+  )
 
   function reset(v?: FormModel): void {
     form.reset(v)
@@ -150,10 +160,8 @@ export function useResourceForm<T>(opts: ResourceFormOptions<T>) {
     try {
       const result = await saving.run(() => opts.save(patch as never))
       baseline = JSON.stringify(model)
-      if (!editing.value) {
-        form.clearDraft()
-        reset()
-      }
+      form.clearDraft()
+      if (!editing.value) reset()
       opts.onSaved?.(result)
     } catch (e) {
       const appErr = toAppError(e)

@@ -1,0 +1,71 @@
+/**
+ * Edits survive: what is typed into an item's form is kept as a draft when the user switches rows
+ * or views and across a restart; the list marks the item; saving (or going back to the item's
+ * values) drops the draft.
+ */
+import { test, expect } from './support/fixtures'
+import { openLocalWorkspace, settled, tid } from './support/ui'
+
+test('a tool edit survives switching rows, views and a restart; the row is marked until saved', async ({
+  app
+}) => {
+  let page = app.page
+  await openLocalWorkspace(page)
+  const ids = await page.evaluate(async () => {
+    const api = window.agentDesk
+    const a = (await api.tools.create({ name: 'Alpha', type: 'SEARCH', description: 'first' })).data
+    const b = (await api.tools.create({ name: 'Beta', type: 'SEARCH', description: 'second' })).data
+    return { a: a.id, b: b.id }
+  })
+  const base = page.url().replace(/#.*$/, '')
+  await page.goto(`${base}#/tools/${ids.a}`)
+  const detail = tid(page, 'tool-detail')
+  await expect(detail.getByTestId('detail-name')).toHaveText('Alpha')
+  await settled(page)
+  await detail.getByTestId('field-description').fill('first, edited but not saved')
+
+  const rowA = tid(page, 'tool-row').filter({ hasText: 'Alpha' })
+  await expect(rowA.getByTestId('row-draft')).toHaveAttribute('aria-label', 'Unsaved changes')
+  await expect(tid(page, 'tool-row').filter({ hasText: 'Beta' }).getByTestId('row-draft')).toHaveCount(0)
+
+  // Another row, another view, back: still there.
+  await tid(page, 'tool-row').filter({ hasText: 'Beta' }).click()
+  await expect(detail.getByTestId('detail-name')).toHaveText('Beta')
+  await tid(page, 'nav-agents').click()
+  await tid(page, 'nav-tools').click()
+  await rowA.click()
+  await expect(detail.getByTestId('field-description')).toHaveValue('first, edited but not saved')
+
+  // A restart: still there, still marked; the server has not seen it.
+  page = await app.restart()
+  await page.goto(`${base}#/tools/${ids.a}`)
+  await expect(tid(page, 'tool-detail').getByTestId('field-description')).toHaveValue(
+    'first, edited but not saved'
+  )
+  await expect(tid(page, 'tool-row').filter({ hasText: 'Alpha' }).getByTestId('row-draft')).toBeVisible()
+  const onServer = await page.evaluate(
+    async (id) => (await window.agentDesk.tools.get({ id })).data.description,
+    ids.a
+  )
+  expect(onServer).toBe('first')
+
+  // Saved: the draft and the mark go.
+  await settled(page)
+  await tid(page, 'tool-detail').getByTestId('save-button').click()
+  await expect(page.locator('.n-message', { hasText: /saved/i }).first()).toBeVisible()
+  await expect(tid(page, 'tool-row').filter({ hasText: 'Alpha' }).getByTestId('row-draft')).toHaveCount(0)
+  page = await app.restart()
+  await page.goto(`${base}#/tools/${ids.a}`)
+  await expect(tid(page, 'tool-detail').getByTestId('field-description')).toHaveValue(
+    'first, edited but not saved'
+  )
+  await expect(tid(page, 'row-draft')).toHaveCount(0)
+
+  // Typing back the item's own value keeps no draft either.
+  await settled(page)
+  const field = tid(page, 'tool-detail').getByTestId('field-description')
+  await field.fill('changed')
+  await expect(tid(page, 'row-draft')).toHaveCount(1)
+  await field.fill('first, edited but not saved')
+  await expect(tid(page, 'row-draft')).toHaveCount(0)
+})
