@@ -69,3 +69,37 @@ test('a tool edit survives switching rows, views and a restart; the row is marke
   await field.fill('first, edited but not saved')
   await expect(tid(page, 'row-draft')).toHaveCount(0)
 })
+
+test('delete: the item goes at once with Undo; Undo brings it back unsent, otherwise it is sent', async ({
+  app
+}) => {
+  const { page } = app
+  await openLocalWorkspace(page)
+  const id = await page.evaluate(
+    async () =>
+      (await window.agentDesk.tools.create({ name: 'Keep me', type: 'SEARCH', description: 'x' })).data.id
+  )
+  const serverHas = () =>
+    page.evaluate(
+      async (toolId) => (await window.agentDesk.tools.list()).data.some((t) => t.id === toolId),
+      id
+    )
+  const base = page.url().replace(/#.*$/, '')
+  const deleteIt = async () => {
+    await page.goto(`${base}#/tools/${id}`)
+    await settled(page)
+    await tid(page, 'tool-detail').getByTestId('delete-button').click()
+    await tid(page, 'confirm-delete').click()
+    await expect(tid(page, 'tool-row').filter({ hasText: 'Keep me' })).toHaveCount(0)
+  }
+
+  await deleteIt()
+  await tid(page, 'undo-button').click()
+  await expect(tid(page, 'tool-row').filter({ hasText: 'Keep me' })).toHaveCount(1)
+  expect(await serverHas()).toBe(true)
+
+  await deleteIt()
+  await expect(tid(page, 'undo-button')).toBeVisible()
+  await expect.poll(serverHas, { timeout: 20_000 }).toBe(false)
+  await expect(tid(page, 'tool-row').filter({ hasText: 'Keep me' })).toHaveCount(0)
+})

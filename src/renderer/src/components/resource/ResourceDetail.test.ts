@@ -5,11 +5,12 @@
  * the server does not offer it, a disabled button.
  */
 import { afterEach, describe, expect, it } from 'vitest'
+import { removalPending } from '../../composables/useUndoable'
 import { flushPromises, mount, type VueWrapper } from '@vue/test-utils'
 import { createMemoryHistory, createRouter } from 'vue-router'
 import { createPinia, setActivePinia } from 'pinia'
 import { defineComponent, h } from 'vue'
-import { NDialogProvider, NMessageProvider } from 'naive-ui'
+import { NDialogProvider, NMessageProvider, NNotificationProvider } from 'naive-ui'
 import type { Tool } from '../../../../shared/tool'
 import { deskApiOver, testCore, type TestCore } from '../../../../../test/support/mainCore'
 import { toolPane } from '../../resources/tools'
@@ -34,7 +35,7 @@ async function until(check: () => boolean, what: string): Promise<void> {
   if (!check()) throw new Error(`Timed out waiting for ${what}`)
 }
 
-async function setup() {
+async function setup(undoMs = 50) {
   const t = testCore()
   cores.push(t)
   await t.call('session.startLocal')
@@ -51,12 +52,21 @@ async function setup() {
   const tool = store.find(made.data.id) as Tool
   const Pane = defineComponent({
     render: () =>
-      h(NDialogProvider, () =>
-        h(NMessageProvider, () =>
-          h(
-            ResourceDetail,
-            { pane: toolPane, item: tool, title: tool.name ?? '', badge: tool.type, remove: store.remove },
-            () => h('p', { 'data-testid': 'body' }, 'the form')
+      h(NNotificationProvider, () =>
+        h(NDialogProvider, () =>
+          h(NMessageProvider, () =>
+            h(
+              ResourceDetail,
+              {
+                pane: toolPane,
+                item: tool,
+                title: tool.name ?? '',
+                badge: tool.type,
+                remove: store.remove,
+                undoMs
+              },
+              () => h('p', { 'data-testid': 'body' }, 'the form')
+            )
           )
         )
       )
@@ -82,9 +92,24 @@ describe('ResourceDetail', () => {
     expect(document.body.textContent).toContain('Agents that use it lose the link.')
     ;(document.querySelector('[data-testid="confirm-delete"]') as HTMLElement).click()
     await until(() => router.currentRoute.value.fullPath === '/tools', 'the way back to the list')
-    expect(store.find(tool.id)).toBeUndefined()
+    // Hidden at once, sent after the Undo window.
+    expect(removalPending('tools', tool.id)).toBe(true)
+    await until(() => store.find(tool.id) === undefined, 'the delete')
+    await until(() => !removalPending('tools', tool.id), 'the end of the Undo window')
     const left = await t.call('tools.list')
     expect(left.data.map((x) => x.id)).not.toContain(tool.id)
+  })
+
+  it('Undo in the toast keeps the item: nothing is sent', async () => {
+    const { t, w, tool } = await setup(60_000)
+    await w.find('[data-testid="delete-button"]').trigger('click')
+    await until(() => !!document.querySelector('[data-testid="confirm-delete"]'), 'the confirmation')
+    ;(document.querySelector('[data-testid="confirm-delete"]') as HTMLElement).click()
+    await until(() => !!document.querySelector('[data-testid="undo-button"]'), 'the Undo toast')
+    expect(removalPending('tools', tool.id)).toBe(true)
+    ;(document.querySelector('[data-testid="undo-button"]') as HTMLElement).click()
+    await until(() => !removalPending('tools', tool.id), 'the item back')
+    expect((await t.call('tools.list')).data.map((x) => x.id)).toContain(tool.id)
   })
 
   it('disables delete where the server does not offer it', async () => {
