@@ -74,6 +74,15 @@ test('settings: the language switches at run time and stays German across a rest
   await expect(heading).toHaveText('Einstellungen')
   await expect(page.locator('html')).toHaveAttribute('lang', 'de')
   await expect(tid(page, 'settings-language-system')).toContainText('Wie das System')
+  // The whole shell follows: the sidebar, the header, the enum labels, the command palette.
+  await expect(tid(page, 'nav-agents')).toHaveText('Agenten')
+  await expect(tid(page, 'nav-settings')).toHaveText('Einstellungen')
+  await expect(tid(page, 'signout-button')).toHaveText('Abmelden')
+  await page.keyboard.press('Control+k')
+  await expect(tid(page, 'palette-input')).toHaveAttribute('placeholder', 'Namen oder Befehl eingeben…')
+  await tid(page, 'palette-input').fill('gehe zu werkz')
+  await expect(tid(page, 'palette-result').first()).toHaveText(/Gehe zu Werkzeuge/)
+  await page.keyboard.press('Escape')
 
   page = await app.restart()
   await page.goto(page.url().replace(/#.*$/, '#/settings'))

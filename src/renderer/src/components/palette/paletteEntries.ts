@@ -10,6 +10,7 @@ import type { PaletteItem, PaletteKind } from '../../../../shared/palette'
 import { SHORTCUTS, VIEW_ORDER, type Shortcut, type ViewId } from '../../../../shared/shortcuts'
 import type { MenuCommand } from '../../../../shared/menu'
 import { runMenuCommand, signOutRequested } from '../../composables/useMenuCommands'
+import { VIEW_MESSAGE } from '../../navigation'
 import { useSessionStore } from '../../stores/session'
 
 export type EntryKind = PaletteKind | 'command'
@@ -21,18 +22,6 @@ export interface PaletteEntry extends Rankable {
   /** The shortcut that does the same, when there is one (`Mod+1`). */
   keys?: string
   run(router: Router): void | Promise<void>
-}
-
-/** The message key of each view's name (nav.*). */
-export const VIEW_MESSAGE: Record<ViewId, string> = {
-  agents: 'nav.agents',
-  documents: 'nav.documents',
-  tools: 'nav.tools',
-  prompts: 'nav.prompts',
-  tags: 'nav.tags',
-  'api-tokens': 'nav.apiTokens',
-  outbox: 'nav.outbox',
-  settings: 'nav.settings'
 }
 
 /** Where an item opens. */
