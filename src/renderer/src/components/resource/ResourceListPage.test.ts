@@ -14,6 +14,10 @@ import { deskApiOver, testCore, type TestCore } from '../../../../../test/suppor
 import { documents } from '../../resources/documents'
 import { prompts } from '../../resources/prompts'
 import ResourceListPage from './ResourceListPage.vue'
+import { startService } from '../../../../service'
+import { startGateProxy, type GateProxy } from '../../../../../test/servers/gateProxy'
+import { tempDir } from '../../../../../test/support/mainCore'
+import { useDocumentsStore } from '../../stores/documents'
 
 const cores: TestCore[] = []
 const wrappers: VueWrapper[] = []
@@ -137,5 +141,51 @@ describe('ResourceListPage', () => {
 
     await router.push('/prompts/no-such-prompt')
     await until(() => w.text().includes('No prompt has the id “no-such-prompt”'), 'the not-found text')
+  })
+
+  it('a refresh that fails with rows on screen keeps them and says so, with Retry', async () => {
+    const svc = await startService({
+      dataDir: tempDir('agent-desk-svc-'),
+      port: 0,
+      scryptCost: 16,
+      logger: () => {}
+    })
+    const gate: GateProxy = await startGateProxy(svc.url)
+    const t = testCore()
+    cores.push(t)
+    try {
+      const profile = await t.call('profiles.save', { name: 'Gate', baseUrl: gate.url })
+      await t.call('session.signUp', {
+        profileId: profile.id,
+        email: 'r@b.co',
+        password: 'password-1',
+        name: 'R'
+      })
+      window.agentDesk = deskApiOver(t)
+      await t.call('documents.create', { name: 'Handbook', type: 'PDF', url: 'https://example.com/h.pdf' })
+      const { w } = await mountPage(documents, '/documents')
+      await until(() => w.findAll('[data-testid="document-row"]').length === 1, 'the row')
+      expect(w.find('[data-testid="list-refresh-error"]').exists()).toBe(false)
+
+      gate.before = (r) =>
+        r.method === 'GET' && r.path.endsWith('/documents')
+          ? {
+              status: 500,
+              json: { success: false, error: { code: 'boom', message: 'The database is busy' } }
+            }
+          : 'forward'
+      await useDocumentsStore().load()
+      await until(() => w.find('[data-testid="list-refresh-error"]').exists(), 'the refresh error')
+      expect(w.find('[data-testid="list-refresh-error"]').text()).toContain('Could not refresh')
+      expect(w.findAll('[data-testid="document-row"]')).toHaveLength(1)
+
+      gate.before = undefined
+      await w.find('[data-testid="list-refresh-retry"]').trigger('click')
+      await until(() => !w.find('[data-testid="list-refresh-error"]').exists(), 'the bar gone after Retry')
+      expect(w.findAll('[data-testid="document-row"]')).toHaveLength(1)
+    } finally {
+      await gate.close()
+      await svc.close()
+    }
   })
 })
