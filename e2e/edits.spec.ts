@@ -4,7 +4,7 @@
  * values) drops the draft.
  */
 import { test, expect } from './support/fixtures'
-import { openLocalWorkspace, settled, tid } from './support/ui'
+import { openLocalWorkspace, settled, signInToServer, tid } from './support/ui'
 
 test('a tool edit survives switching rows, views and a restart; the row is marked until saved', async ({
   app
@@ -102,4 +102,54 @@ test('delete: the item goes at once with Undo; Undo brings it back unsent, other
   await expect(tid(page, 'undo-button')).toBeVisible()
   await expect.poll(serverHas, { timeout: 20_000 }).toBe(false)
   await expect(tid(page, 'tool-row').filter({ hasText: 'Keep me' })).toHaveCount(0)
+})
+
+test('opening an agent reads it again; offline the pane says how old its saved copy is', async ({
+  app,
+  remote
+}) => {
+  let page = app.page
+  await signInToServer(page, remote)
+  const id = await page.evaluate(
+    async () =>
+      (
+        await window.agentDesk.agents.create({
+          name: 'Night watch',
+          type: 'REACT',
+          llm: { provider: 'openai', model: 'gpt-4o' }
+        })
+      ).data.id
+  )
+  await page.reload()
+  await expect(tid(page, 'agent-row').filter({ hasText: 'Night watch' })).toBeVisible()
+  await settled(page)
+
+  // Renamed on the server behind the app's back (another client).
+  const api = `${remote.url}/api/v1`
+  const signIn = (await (
+    await fetch(`${api}/auth/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: remote.email, password: remote.password })
+    })
+  ).json()) as { data?: { token: string }; token?: string }
+  const token = signIn.data?.token ?? signIn.token ?? ''
+  const renamed = await fetch(`${api}/agents/${id}`, {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ name: 'Day watch' })
+  })
+  expect(renamed.ok).toBe(true)
+
+  // The list is older than the agent; opening it shows the server's version, and the row follows.
+  await tid(page, 'agent-row').filter({ hasText: 'Night watch' }).click()
+  await expect(tid(page, 'agent-detail')).toContainText('Day watch')
+  await expect(tid(page, 'agent-row').filter({ hasText: 'Day watch' })).toBeVisible()
+  await expect(tid(page, 'stale-note')).toHaveCount(0)
+
+  await remote.stop()
+  page = await app.restart()
+  await page.goto(page.url().replace(/#.*$/, `#/agents/${id}`))
+  await expect(tid(page, 'agent-detail')).toContainText('Day watch')
+  await expect(tid(page, 'stale-note')).toContainText(/Offline — saved copy from (just now|\d+ minutes? ago)/)
 })

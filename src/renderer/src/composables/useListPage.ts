@@ -9,7 +9,8 @@ import { onCreateRequest } from './createRequests'
 /** What a list page needs of its store. */
 interface PageStore<T> {
   find(id: string): T | undefined
-  get(id: string): Promise<unknown>
+  /** Reads the item again (its answer says whether it came from the offline cache, and its age). */
+  get(id: string): Promise<{ offline: boolean; syncedAt: string | null }>
   load(): Promise<void>
 }
 
@@ -50,13 +51,17 @@ export function useListPage<T extends { id: string }>(opts: ListPageOptions<T>) 
   const selected = computed(() => (selectedId.value ? store.find(selectedId.value) : undefined))
   const detailLoading = ref(false)
   const detailError = ref<string | null>(null)
+  /** The selected item as last read: from the server, or a saved copy (offline) of this age. */
+  const detailCopy = ref<{ offline: boolean; syncedAt: string | null } | null>(null)
 
   async function fetchSelected(id: string): Promise<void> {
+    detailCopy.value = null
     if (opts.refreshSelected === false && store.find(id)) return
     detailLoading.value = true
     detailError.value = null
     try {
-      await store.get(id)
+      const r = await store.get(id)
+      if (selectedId.value === id) detailCopy.value = { offline: r.offline, syncedAt: r.syncedAt }
     } catch (e) {
       const err = toAppError(e)
       const known = !!store.find(id)
@@ -111,6 +116,7 @@ export function useListPage<T extends { id: string }>(opts: ListPageOptions<T>) 
     creating,
     detailLoading,
     detailError,
+    detailCopy,
     fetchSelected,
     open: sel.open,
     canCreate,

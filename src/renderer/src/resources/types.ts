@@ -15,7 +15,7 @@ export interface ListStore<T> {
   readonly error: AppErrorData | null
   load(): Promise<void>
   find(id: string): T | undefined
-  get(id: string): Promise<unknown>
+  get(id: string): Promise<{ offline: boolean; syncedAt: string | null }>
 }
 
 /** What a write answers (done now, or queued while offline), and the item it made if any. */
