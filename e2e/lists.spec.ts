@@ -38,7 +38,7 @@ test('agents: search by name, filter by type and tags, sort by name and date', a
   await expect(tid(page, 'agent-row')).toHaveCount(2)
   await tid(page, 'list-filter').fill('')
 
-  await choose(page, 'filter-type', 'Chat (vendor model)')
+  await choose(page, 'filter-type', 'Chat (vendor)')
   await expect(tid(page, 'agent-row')).toHaveCount(2)
   await expect.poll(() => rowNames(page)).toEqual(['agent 9', 'Beta helper'])
   // Both tags required.

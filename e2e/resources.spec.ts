@@ -66,7 +66,7 @@ test('agents: create with a tag, view, edit, delete', async ({ app }) => {
   const detail = tid(page, 'agent-detail')
   await expect(detail.getByTestId('agent-name')).toHaveText('Helpdesk bot')
   // The type in words, the value the server uses in its tooltip.
-  await expect(detail.getByTestId('agent-type')).toHaveText('ReAct (reason and act)')
+  await expect(detail.getByTestId('agent-type')).toHaveText('ReAct')
   await expect(detail.getByTestId('agent-type')).toHaveAttribute('title', 'REACT')
   await expect(detail.getByTestId('agent-llm')).toContainText('gpt-4o-mini')
   await expect(detail.getByTestId('agent-tags')).toContainText('support')

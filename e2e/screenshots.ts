@@ -26,6 +26,7 @@ try {
     baseURL: harness.url,
     extraHTTPHeaders: { [SECRET_HEADER]: harness.secret },
     viewport: { width: 1280, height: 760 },
+    locale: 'en-US',
     deviceScaleFactor: 1
   })
   const page = await context.newPage()
@@ -96,6 +97,22 @@ try {
   await page.getByTestId('tag-form').last().getByTestId('tag-color-picker').click()
   await page.locator('.n-color-picker-panel').waitFor()
   await page.screenshot({ path: join(out, 'tags.png') })
+  await page.keyboard.press('Escape')
+  // The command palette over everything (Ctrl/Cmd+K).
+  await page.getByTestId('nav-agents').click()
+  await page.getByTestId('agent-row').first().waitFor()
+  await page.keyboard.press('Control+k')
+  await page.getByTestId('palette-input').fill('help')
+  await page.getByTestId('palette-result').first().waitFor()
+  await page.screenshot({ path: join(out, 'palette.png') })
+  await page.keyboard.press('Escape')
+  // The smallest window (880×560): the link palette is a drawer over the agent.
+  await page.setViewportSize({ width: 880, height: 560 })
+  await page.getByTestId('agent-row').filter({ hasText: 'Helpdesk assistant' }).click()
+  await page.getByTestId('palette-toggle').click()
+  await page.getByTestId('link-palette').waitFor()
+  await page.waitForTimeout(500) // the drawer slides in
+  await page.screenshot({ path: join(out, 'narrow.png') })
   console.log(`screenshots written to ${out}`)
 } finally {
   await browser.close()

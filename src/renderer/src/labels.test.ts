@@ -12,7 +12,7 @@ describe('enum labels', () => {
   it('name every value of the contract in words, in the chosen language; unknown values stay as sent', () => {
     for (const v of [...AGENT_TYPES, ...DOCUMENT_TYPES, ...TOOL_TYPES]) expect(valueLabel(v)).not.toBe('')
     expect(valueLabel('MATHENGINE_ALPHA')).toBe('Math engine (alpha)')
-    expect(valueLabel('CHATVENDOR')).toBe('Chat (vendor model)')
+    expect(valueLabel('CHATVENDOR')).toBe('Chat (vendor)')
     expect(valueTitle('MATHENGINE_ALPHA')).toBe('MATHENGINE_ALPHA')
     expect(valueLabel('QUANTUM_V2')).toBe('QUANTUM_V2')
     expect(valueLabel(null)).toBe('')
