@@ -5,7 +5,7 @@
  * Screen readers follow the selection through `aria-activedescendant` on the list (rows have
  * `rowDomId(id)` as their id and role option).
  */
-import { computed, onBeforeUnmount, onMounted, shallowRef, type Ref } from 'vue'
+import { computed, onBeforeUnmount, onMounted, shallowRef } from 'vue'
 
 export interface ListKeys {
   move(delta: number): void
@@ -21,7 +21,7 @@ export const rowDomId = (id: string): string => `row-${encodeURIComponent(id)}`
 
 export interface ListKeysOptions<T extends { id: string }> {
   items: () => readonly T[]
-  selectedId: Ref<string | null>
+  selectedId: () => string | null
   open: (item: T) => void
   close: () => void
   /** Brings a row into view (a virtual list renders only what is visible). */
@@ -33,12 +33,12 @@ export function useListKeys<T extends { id: string }>(o: ListKeysOptions<T>) {
     move(delta) {
       const list = o.items()
       if (!list.length) return
-      const at = list.findIndex((x) => x.id === o.selectedId.value)
+      const at = list.findIndex((x) => x.id === o.selectedId())
       const next =
         at < 0
           ? list[delta > 0 ? 0 : list.length - 1]
           : list[Math.min(list.length - 1, Math.max(0, at + delta))]
-      if (!next || next.id === o.selectedId.value) return
+      if (!next || next.id === o.selectedId()) return
       o.scrollTo?.(next.id)
       o.open(next)
     },
@@ -58,6 +58,9 @@ export function useListKeys<T extends { id: string }>(o: ListKeysOptions<T>) {
     if (activeList.value === handler) activeList.value = null
   })
   /** For the list element: `aria-activedescendant`. */
-  const activeDescendant = computed(() => (o.selectedId.value ? rowDomId(o.selectedId.value) : undefined))
+  const activeDescendant = computed(() => {
+    const id = o.selectedId()
+    return id ? rowDomId(id) : undefined
+  })
   return { activeDescendant }
 }

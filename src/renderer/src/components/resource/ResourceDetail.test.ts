@@ -5,7 +5,7 @@
  * the server does not offer it, a disabled button.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { removalPending } from '../../composables/useUndoable'
+import { flushPending, removalPending } from '../../composables/useUndoable'
 import { flushPromises, mount, type VueWrapper } from '@vue/test-utils'
 import { createMemoryHistory, createRouter } from 'vue-router'
 import { createPinia, setActivePinia } from 'pinia'
@@ -35,7 +35,7 @@ async function until(check: () => boolean, what: string): Promise<void> {
   if (!check()) throw new Error(`Timed out waiting for ${what}`)
 }
 
-async function setup(undoMs = 50) {
+async function setup(undoMs = 60_000) {
   const t = testCore()
   cores.push(t)
   await t.call('session.startLocal')
@@ -92,8 +92,10 @@ describe('ResourceDetail', () => {
     expect(document.body.textContent).toContain('Agents that use it lose the link.')
     ;(document.querySelector('[data-testid="confirm-delete"]') as HTMLElement).click()
     await until(() => router.currentRoute.value.fullPath === '/tools', 'the way back to the list')
-    // Hidden at once, sent after the Undo window.
+    // Hidden at once; sent when the Undo window ends, or at once when the window closes (flush).
     expect(removalPending('tools', tool.id)).toBe(true)
+    expect(store.find(tool.id)).toBeDefined()
+    flushPending()
     await until(() => store.find(tool.id) === undefined, 'the delete')
     await until(() => !removalPending('tools', tool.id), 'the end of the Undo window')
     const left = await t.call('tools.list')
@@ -101,7 +103,7 @@ describe('ResourceDetail', () => {
   })
 
   it('Undo in the toast keeps the item: nothing is sent', async () => {
-    const { t, w, tool } = await setup(60_000)
+    const { t, w, tool } = await setup()
     await w.find('[data-testid="delete-button"]').trigger('click')
     await until(() => !!document.querySelector('[data-testid="confirm-delete"]'), 'the confirmation')
     ;(document.querySelector('[data-testid="confirm-delete"]') as HTMLElement).click()
