@@ -148,9 +148,14 @@ for (const size of SIZES) {
     const palette = tid(page, 'link-palette')
     if (!(await palette.isVisible())) await tid(page, 'palette-toggle').click()
     await expect(palette).toBeVisible()
-    const box = await palette.boundingBox()
-    expect(box?.width ?? 0).toBeGreaterThanOrEqual(240)
-    expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(size.width + 1)
+    // A drawer slides in: its box is judged once it has arrived.
+    await expect
+      .poll(async () => {
+        const box = await palette.boundingBox()
+        return box ? box.x + box.width : Infinity
+      })
+      .toBeLessThanOrEqual(size.width + 1)
+    expect((await palette.boundingBox())?.width ?? 0).toBeGreaterThanOrEqual(240)
     await expectFits(page, 'agents with the link palette')
   })
 }
