@@ -1,7 +1,7 @@
 /**
  * Edits survive: what is typed into an item's form is kept as a draft when the user switches rows
  * or views and across a restart; the list marks the item; saving (or going back to the item's
- * values) drops the draft.
+ * values) drops the draft. Drafts are kept by main in the profile's offline store.
  */
 import { test, expect } from './support/fixtures'
 import { openLocalWorkspace, settled, signInToServer, tid } from './support/ui'
@@ -48,6 +48,12 @@ test('a tool edit survives switching rows, views and a restart; the row is marke
     ids.a
   )
   expect(onServer).toBe('first')
+  // Kept by main in the profile's offline store, not in the page's storage.
+  const kept = await page.evaluate(async () => ({
+    main: (await window.agentDesk.drafts.list()).map((d) => d.key),
+    page: Object.keys(localStorage).filter((k) => k.includes('draft'))
+  }))
+  expect(kept).toEqual({ main: [`tool-edit:${ids.a}`], page: [] })
 
   // Saved: the draft and the mark go.
   await settled(page)

@@ -30,4 +30,7 @@ export class ActiveSession {
   get outbox(): OpenedStore['outbox'] {
     return this.store.outbox
   }
+  get drafts(): OpenedStore['drafts'] {
+    return this.store.drafts
+  }
 }

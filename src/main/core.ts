@@ -7,6 +7,7 @@
  * `{ ok: false, error }` (plain data). Answers, errors and events leave main only here, and never
  * carry the session token (masked, deep; only the API-token channels may hand out token values).
  */
+import { unsavedDrafts } from './draftHandlers'
 import { z } from 'zod'
 import { ipcInputRefusal } from '../shared/bounds'
 import { AppError, issuesToFields, type AppErrorData } from '../shared/errors'
@@ -67,6 +68,8 @@ export interface Core {
    */
   invoke(channel: string, rawInput: unknown, callId?: unknown): Promise<IpcReply<unknown>>
   subscribe(listener: (event: EventName, payload: unknown) => void): () => void
+  /** Forms with unsaved changes in the signed-in profile (drafts): closing the window asks first. */
+  unsavedDrafts(): number
   dispose(): Promise<void>
 }
 
@@ -278,6 +281,7 @@ export function createCore(opts: CoreOptions): Core {
       void p.finally(() => inFlight.delete(p))
       return p
     },
+    unsavedDrafts: () => unsavedDrafts(session),
     subscribe(listener) {
       listeners.add(listener)
       return () => {

@@ -19,6 +19,7 @@ import type { Desktop } from './desktop/desktop'
 import { desktopHandlers } from './desktop/handlers'
 import type { LocalWorkspace } from './localWorkspace'
 import { localWorkspaceHandlers } from './localWorkspaceHandlers'
+import { draftHandlers } from './draftHandlers'
 import type { ActiveSession, SessionManager } from './session'
 import type { SyncCoordinator } from './sync'
 
@@ -164,6 +165,9 @@ export const handlers: Handlers = {
     const s = await ctx.lease()
     return PALETTE_KINDS.flatMap((kind) => s.cache.names(kind).map((r) => ({ kind, ...r })))
   },
+
+  // ---- drafts (unsaved form contents, in the offline store)
+  ...draftHandlers,
 
   // ---- Local workspace backups
   ...localWorkspaceHandlers,

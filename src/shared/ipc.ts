@@ -19,6 +19,7 @@ import type { ApiToken } from './apiToken'
 import type { MenuCommandEvent } from './menu'
 import { SettingsPatch, type SettingsState, type UpdateStatus } from './settings'
 import type { PaletteItem } from './palette'
+import { DraftKey, DraftSave, type DraftEntry } from './drafts'
 
 export * from './results'
 import {
@@ -150,6 +151,12 @@ export const ipcContract = {
   'offline.clear': op<OfflineStoreInfo>()(Empty),
   /** Every cached agent, document, tool, prompt, tag and API token by name: the command palette. */
   'palette.items': op<PaletteItem[]>()(Empty),
+
+  /** The signed-in profile's drafts (unsaved form contents), kept in its offline store. */
+  'drafts.list': op<DraftEntry[]>()(Empty),
+  /** Keeps a draft (secret-looking keys are dropped); `kept: false` when no one is signed in. */
+  'drafts.save': op<{ kept: boolean }>()(DraftSave),
+  'drafts.remove': op<{ kept: boolean }>()(z.object({ key: DraftKey }).strict()),
 
   'localWorkspace.backups': op<LocalBackupsState>()(Empty),
   /** Replaces the Local workspace's database with a backup (the current one is moved aside). */

@@ -2,7 +2,18 @@
  * Electron adapter: the app's life cycle and its one window, with every security decision taken
  * from ../security (plain functions the tests assert).
  */
-import { app, BrowserWindow, net, protocol, session, shell, type Session, type WebContents } from 'electron'
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  net,
+  protocol,
+  session,
+  shell,
+  type Session,
+  type WebContents
+} from 'electron'
+import { closeGuard, questionLanguage } from '../desktop/closeGuard'
 import { dirname } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { createCore, type Core } from '../core'
@@ -135,6 +146,29 @@ export function startApp(paths: AppPaths): void {
   let unregister: (() => void) | null = null
   let quitting = false
   let stopDesktop: (() => void) | null = null
+  let language: () => 'en' | 'de' = () => 'en'
+  // Unsaved drafts: closing the window or quitting asks first (the drafts are kept either way).
+  const guard = closeGuard({
+    unsaved: () => core?.unsavedDrafts() ?? 0,
+    language: () => language(),
+    ask: async (q) => {
+      const parent = win && !win.isDestroyed() ? win : null
+      const r = parent ? await dialog.showMessageBox(parent, q) : await dialog.showMessageBox(q)
+      return r.response
+    }
+  })
+  const openWindow = (paths: AppPaths, appUrl: string): BrowserWindow => {
+    const w = createWindow(paths, appUrl)
+    guard.reset()
+    w.on('close', (e) => {
+      if (guard.confirmedAlready() || !core || core.unsavedDrafts() === 0) return
+      e.preventDefault()
+      void guard.confirm().then((ok) => {
+        if (ok && !w.isDestroyed()) w.close()
+      })
+    })
+    return w
+  }
 
   app.on('second-instance', () => {
     if (!win || win.isDestroyed()) return
@@ -146,14 +180,17 @@ export function startApp(paths: AppPaths): void {
   app.on('before-quit', (event) => {
     if (quitting || !core) return
     event.preventDefault()
-    quitting = true
     const c = core
-    unregister?.()
-    stopDesktop?.()
-    void c
-      .dispose()
-      .catch((e: unknown) => console.error('[agent-desk] shutdown', e))
-      .finally(() => app.quit())
+    void guard.confirm().then((ok) => {
+      if (!ok || quitting) return
+      quitting = true
+      unregister?.()
+      stopDesktop?.()
+      void c
+        .dispose()
+        .catch((e: unknown) => console.error('[agent-desk] shutdown', e))
+        .finally(() => app.quit())
+    })
   })
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit()
@@ -184,14 +221,15 @@ export function startApp(paths: AppPaths): void {
     })
     unregister = registerIpc(core, appUrl)
     installMenu({ isDev: paths.devBuild, appUrl, window: () => (win && !win.isDestroyed() ? win : null) })
-    win = createWindow(paths, appUrl)
+    language = () => questionLanguage(desktop.state().settings.language, app.getLocale())
+    win = openWindow(paths, appUrl)
     const stopNotifications = watchFailedReplays(core, () => win)
     stopDesktop = () => {
       stopNotifications()
       updates.stop()
     }
     app.on('activate', () => {
-      if (BrowserWindow.getAllWindows().length === 0) win = createWindow(paths, appUrl)
+      if (BrowserWindow.getAllWindows().length === 0) win = openWindow(paths, appUrl)
     })
   })
 }

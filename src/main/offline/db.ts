@@ -54,6 +54,15 @@ const SCHEMA = `
     extra TEXT
   );
 `
+/** Created on open when missing: added after schema version 1 shipped, nothing else changed. */
+const DRAFTS_TABLE = `
+  CREATE TABLE IF NOT EXISTS drafts (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL,
+    saved_at TEXT NOT NULL
+  ) WITHOUT ROWID;
+`
+
 const TABLES = ['items', 'lists', 'list_items', 'meta', 'outbox']
 
 /** Raised when the file is readable SQLite but not ours / not this version. */
@@ -110,6 +119,7 @@ export function openChecked(file: string): Db {
       // Added after version 1 shipped: the replay state of an entry (outbox.ts), NULL for old rows.
       db.exec('ALTER TABLE outbox ADD COLUMN extra TEXT')
     }
+    db.exec(DRAFTS_TABLE)
     return db
   } catch (e) {
     try {

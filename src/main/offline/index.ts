@@ -1,12 +1,13 @@
 /**
  * The main process's offline store for one profile+user: the offline cache (items, lists,
- * catalogue, meta) and the outbox of changes waiting for the server. One SQLite file each.
+ * catalogue, meta), the outbox of changes waiting for the server and the drafts. One SQLite file each.
  */
 import { createHash } from 'node:crypto'
 import { join } from 'node:path'
 import { SqliteCacheStore } from './cache'
 import { type Db, openOrRebuild } from './db'
 import { SqliteOutboxStore } from './outbox'
+import { SqliteDraftStore } from './drafts'
 
 import type { OutboxEntry } from '../../shared/ipc'
 import type { OfflineStore, OutboxStore } from './types'
@@ -18,6 +19,7 @@ export * from './types'
 class SqliteOfflineStore implements OfflineStore {
   readonly cache: SqliteCacheStore
   readonly outbox: SqliteOutboxStore
+  readonly drafts: SqliteDraftStore
   private closed = false
 
   constructor(
@@ -28,6 +30,7 @@ class SqliteOfflineStore implements OfflineStore {
   ) {
     this.cache = new SqliteCacheStore(db, file)
     this.outbox = new SqliteOutboxStore(db)
+    this.drafts = new SqliteDraftStore(db)
   }
 
   close(): void {

@@ -4,6 +4,7 @@
  */
 import type { AppErrorData } from '../../shared/errors'
 import type { OutboxEntry } from '../../shared/ipc'
+import type { DraftEntry } from '../../shared/drafts'
 
 /** Every kind of item main keeps: the resources and the two link kinds. The one Resource union. */
 export const RESOURCES = [
@@ -134,9 +135,18 @@ export interface OutboxStore {
   tempIdOf(id: string): string | null
 }
 
+/** Unsaved form contents by key (`tool-edit:<id>`), secret-looking keys dropped. */
+export interface DraftStore {
+  list(): DraftEntry[]
+  save(key: string, value: Record<string, unknown>): void
+  remove(key: string): void
+  count(): number
+}
+
 export interface OfflineStore {
   cache: CacheStore
   outbox: OutboxStore
+  drafts: DraftStore
   file: string
   close(): void
   /** True if the file was corrupt / of another schema version and was moved aside and rebuilt at open. */

@@ -1,80 +1,15 @@
-import { reactive, ref, shallowRef, watch, getCurrentScope, onScopeDispose, type Ref } from 'vue'
+import { reactive, ref, watch, getCurrentScope, onScopeDispose, type Ref } from 'vue'
 import type { z } from 'zod'
 import type { AppErrorData } from '../../../shared/errors'
-
-const DRAFT_PREFIX = 'agent-desk:draft:'
-/** Nothing secret is ever written to localStorage. */
-const SECRET_KEY = /token|password|secret/i
+import { SECRET_KEY } from '../../../shared/drafts'
+import { draftsLoaded, readDraft, removeDraft, writeDraft } from './drafts'
 
 function clone<V>(v: V): V {
   if (v === undefined) return v
   return JSON.parse(JSON.stringify(v)) as V
 }
 
-/** Drops every key that looks like a secret, at any depth. */
-function scrub(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(scrub)
-  if (v && typeof v === 'object') {
-    const out: Record<string, unknown> = {}
-    for (const [k, val] of Object.entries(v as Record<string, unknown>)) {
-      if (SECRET_KEY.test(k)) continue
-      out[k] = scrub(val)
-    }
-    return out
-  }
-  return v
-}
-
-function storage(): Storage | null {
-  try {
-    return typeof localStorage !== 'undefined' ? localStorage : null
-  } catch {
-    return null
-  }
-}
-
-export function draftStorageKey(draftKey: string): string {
-  return DRAFT_PREFIX + draftKey
-}
-
-/**
- * The keys of the drafts kept now (reactive): lists mark items whose edit form has unsaved
- * changes (`hasDraft('tool-edit:<id>')`). Read from storage once, then kept by the forms.
- */
-const draftKeys = shallowRef<ReadonlySet<string>>(readDraftKeys())
-function readDraftKeys(): Set<string> {
-  const s = storage()
-  const out = new Set<string>()
-  if (!s) return out
-  for (let i = 0; i < s.length; i++) {
-    const k = s.key(i)
-    if (k?.startsWith(DRAFT_PREFIX)) out.add(k.slice(DRAFT_PREFIX.length))
-  }
-  return out
-}
-function noteDraft(key: string, kept: boolean): void {
-  if (draftKeys.value.has(key) === kept) return
-  const next = new Set(draftKeys.value)
-  if (kept) next.add(key)
-  else next.delete(key)
-  draftKeys.value = next
-}
-/** Whether a draft is kept under this key (reactive). */
-export const hasDraft = (draftKey: string): boolean => draftKeys.value.has(draftKey)
-
-/** Reads a saved draft (or null). */
-export function readDraft(draftKey: string): Record<string, unknown> | null {
-  const s = storage()
-  if (!s) return null
-  const raw = s.getItem(draftStorageKey(draftKey))
-  if (!raw) return null
-  try {
-    const v: unknown = JSON.parse(raw)
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null
-  } catch {
-    return null
-  }
-}
+export { hasDraft, readDraft } from './drafts'
 
 function replaceContents(target: Record<string, unknown>, source: Record<string, unknown>): void {
   for (const k of Object.keys(target)) if (!(k in source)) delete target[k]
@@ -96,7 +31,8 @@ export interface Form<S extends z.ZodType> {
 
 /**
  * A form over a zod schema: a reactive draft, field errors keyed by path (`llm.model`), and,
- * with `draftKey`, the draft persisted in localStorage so nothing typed is lost on crash/restart.
+ * with `draftKey`, the draft kept in the profile's offline store (./drafts) so nothing typed is lost
+ * on switching rows or views, a crash or a restart.
  */
 export function useForm<S extends z.ZodType>(
   schema: S,
@@ -108,27 +44,43 @@ export function useForm<S extends z.ZodType>(
   const errors = ref<Record<string, string>>({})
   const restored = ref(false)
 
-  if (draftKey) {
-    const saved = readDraft(draftKey)
-    if (saved) {
-      replaceContents(model, { ...(clone(initial) as Record<string, unknown>), ...saved })
-      restored.value = true
+  // Set while the form itself replaces the model (reset, a draft restored): not the user typing.
+  let applying = false
+  let edited = false
+  const apply = (v: Record<string, unknown>) => {
+    applying = true
+    try {
+      replaceContents(model, v)
+    } finally {
+      applying = false
     }
-    const stop = watch(
-      model,
-      () => {
-        const s = storage()
-        if (!s) return
-        try {
-          s.setItem(draftStorageKey(draftKey), JSON.stringify(scrub(model)))
-          noteDraft(draftKey, true)
-        } catch {
-          /* storage full or unavailable: the form still works */
-        }
-      },
-      { deep: true, flush: 'sync' }
-    )
-    if (getCurrentScope()) onScopeDispose(stop)
+  }
+  const restore = (key: string): boolean => {
+    const saved = readDraft(key)
+    if (!saved) return false
+    apply({ ...(clone(initial) as Record<string, unknown>), ...saved })
+    restored.value = true
+    return true
+  }
+
+  if (draftKey) {
+    restore(draftKey)
+    const stops = [
+      watch(
+        model,
+        () => {
+          if (!applying) edited = true
+          writeDraft(draftKey, model)
+        },
+        { deep: true, flush: 'sync' }
+      ),
+      // Drafts that arrive after the form opened (a start straight into an item) are taken when
+      // nothing was typed yet.
+      watch(draftsLoaded, () => {
+        if (!edited && !restored.value) restore(draftKey)
+      })
+    ]
+    if (getCurrentScope()) onScopeDispose(() => stops.forEach((stop) => stop()))
   }
 
   function validate(): z.output<S> | null {
@@ -158,13 +110,12 @@ export function useForm<S extends z.ZodType>(
 
   function clearDraft(): void {
     if (!draftKey) return
-    storage()?.removeItem(draftStorageKey(draftKey))
-    noteDraft(draftKey, false)
+    removeDraft(draftKey)
     restored.value = false
   }
 
   function reset(v?: z.input<S>): void {
-    replaceContents(model, clone(v ?? initial) as Record<string, unknown>)
+    apply(clone(v ?? initial) as Record<string, unknown>)
     errors.value = {}
   }
 

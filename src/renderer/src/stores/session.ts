@@ -4,6 +4,7 @@ import type { Connectivity, Profile, SessionState } from '../../../shared/ipc'
 import { desk } from '../desk'
 import { takeEarlySession } from '../earlyReads'
 import { emitSessionReset } from '../composables/sessionBus'
+import { syncDrafts } from '../composables/drafts'
 
 const identityOf = (s: SessionState | null) =>
   s && s.status === 'signedIn' ? `${s.profile?.id ?? ''}|${s.user?.id ?? ''}` : null
@@ -43,12 +44,13 @@ export const useSessionStore = defineStore('session', () => {
       const id = identityOf(next)
       if (lastIdentity !== null && id !== lastIdentity) emitSessionReset()
       lastIdentity = id
+      void syncDrafts(id)
       if (prev?.status !== 'signedIn') epoch.value++
       reauthRequired.value = false
     } else if (prev?.status === 'signedIn' && next.endedReason) {
       // Ended under the user's feet: keep everything, ask to sign in again.
       reauthRequired.value = true
-    }
+    } else if (!next.endedReason) void syncDrafts(null)
   }
 
   function setConnectivity(c: Connectivity): void {
