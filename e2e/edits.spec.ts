@@ -110,6 +110,73 @@ test('delete: the item goes at once with Undo; Undo brings it back unsent, other
   await expect(tid(page, 'tool-row').filter({ hasText: 'Keep me' })).toHaveCount(0)
 })
 
+test('unlink (agent pane and link view) and tag delete: gone at once with Undo, sent only after it', async ({
+  app
+}) => {
+  const { page } = app
+  await openLocalWorkspace(page)
+  const ids = await page.evaluate(async () => {
+    const api = window.agentDesk
+    const agent = (
+      await api.agents.create({
+        name: 'Librarian',
+        type: 'REACT',
+        llm: { provider: 'openai', model: 'gpt-4o' }
+      })
+    ).data
+    const doc = (
+      await api.documents.create({ name: 'Handbook', type: 'PDF', url: 'https://example.com/h.pdf' })
+    ).data
+    const link = (await api.agentDocuments.create({ agentId: agent.id, documentId: doc.id })).data
+    const tag = (await api.tags.create({ name: 'ephemeral', color: '#123456' })).data
+    return { agent: agent.id, link: link.id, tag: tag.id }
+  })
+  const linkOnServer = () =>
+    page.evaluate(
+      async (a) => (await window.agentDesk.agentDocuments.list({ agentId: a })).data.length,
+      ids.agent
+    )
+  const base = page.url().replace(/#.*$/, '')
+  const linked = tid(page, 'agent-detail').getByTestId('linked-document').filter({ hasText: 'Handbook' })
+
+  // From the agent's pane: Undo brings the link back and nothing was sent.
+  await page.goto(`${base}#/agents/${ids.agent}`)
+  await expect(linked).toBeVisible()
+  await settled(page)
+  await linked.getByTestId('unlink-button').click()
+  await expect(linked).toHaveCount(0)
+  await tid(page, 'undo-button').click()
+  await expect(linked).toBeVisible()
+  expect(await linkOnServer()).toBe(1)
+
+  // From the link's own view: the same toast, back on the agent; without Undo it is sent.
+  await page.goto(`${base}#/agent-documents/${ids.link}`)
+  await expect(tid(page, 'agent-document-detail')).toContainText('Handbook')
+  await settled(page)
+  await tid(page, 'agent-document-detail').getByTestId('unlink-button').click()
+  await expect(page).toHaveURL(new RegExp(`#/agents/${ids.agent}$`))
+  await expect(tid(page, 'undo-button')).toBeVisible()
+  await expect(linked).toHaveCount(0)
+  await expect.poll(linkOnServer, { timeout: 20_000 }).toBe(0)
+  await expect(linked).toHaveCount(0)
+
+  // A tag: the row goes with Undo; Undo brings it back unsent.
+  await tid(page, 'nav-tags').click()
+  const row = tid(page, 'tag-row').filter({ hasText: 'ephemeral' })
+  await expect(row).toBeVisible()
+  await settled(page)
+  await row.getByTestId('delete-button').click()
+  await tid(page, 'confirm-delete').click()
+  await expect(row).toHaveCount(0)
+  await tid(page, 'undo-button').click()
+  await expect(row).toBeVisible()
+  const tagOnServer = await page.evaluate(
+    async (id) => (await window.agentDesk.tags.list()).data.some((t) => t.id === id),
+    ids.tag
+  )
+  expect(tagOnServer).toBe(true)
+})
+
 test('opening an agent reads it again; offline the pane says how old its saved copy is', async ({
   app,
   remote
