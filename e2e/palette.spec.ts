@@ -129,3 +129,42 @@ test('shortcuts: cheat-sheet, views by number, / focuses the filter, ↑/↓ and
   await page.keyboard.press('Control+n')
   await expect(page.locator('[data-detail-pane] form, [data-detail-pane] .n-form').first()).toBeVisible()
 })
+
+test('focus returns where it was after every dialog: cheat-sheet, palette, delete confirmation', async ({
+  app
+}) => {
+  const { page } = app
+  await openLocalWorkspace(page)
+  const id = await page.evaluate(
+    async () =>
+      (await window.agentDesk.tools.create({ name: 'Focus tool', type: 'SEARCH', description: 'x' })).data.id
+  )
+  const base = page.url().replace(/#.*$/, '')
+  await page.goto(`${base}#/tools`)
+  await settled(page)
+  const filter = tid(page, 'list-filter')
+
+  await page.keyboard.press('/')
+  await expect(filter).toBeFocused()
+  await page.keyboard.press('Control+/')
+  await expect(tid(page, 'shortcuts-dialog')).toBeVisible()
+  await page.keyboard.press('Escape')
+  await expect(tid(page, 'shortcuts-dialog')).toBeHidden()
+  await expect(filter).toBeFocused()
+
+  await openPalette(page)
+  await page.keyboard.press('Escape')
+  await expect(palette(page)).toBeHidden()
+  await expect(filter).toBeFocused()
+
+  await page.goto(`${base}#/tools/${id}`)
+  await settled(page)
+  const del = tid(page, 'tool-detail').getByTestId('delete-button')
+  await del.focus()
+  await page.keyboard.press('Enter')
+  const confirm = page.getByRole('dialog').filter({ hasText: /delete/i })
+  await expect(confirm).toBeVisible()
+  await page.keyboard.press('Escape')
+  await expect(confirm).toBeHidden()
+  await expect(del).toBeFocused()
+})
