@@ -46,6 +46,12 @@ export function acceptedWithoutAnswer(what: string): AppError {
   })
 }
 
+/** The capability remembered for list paging, and the page size (the local service's largest `take`). */
+export const LIST_PAGING = 'lists.paging'
+export const LIST_PAGE = 10_000
+/** Answers that mean "not these query parameters" (a strict server). */
+const PAGING_REFUSED = new Set([400, 422])
+
 /** The endpoint helpers over one transport. */
 export function endpoints(t: Transport) {
   const request = (call: Call) => t.request(call)
@@ -87,7 +93,7 @@ export function endpoints(t: Transport) {
   ): Promise<z.output<S>> {
     return parseOne(schema, await request({ op, method: 'GET', path, auth: true, scope: 'item', what }), what)
   }
-  async function list<S extends z.ZodType>(
+  async function listOnce<S extends z.ZodType>(
     op: string,
     path: string,
     schema: S,
@@ -97,6 +103,62 @@ export function endpoints(t: Transport) {
     const call: Call = { op, method: 'GET', path, auth: true, scope: 'collection', what }
     if (query) call.query = query
     return parseList(schema, await request(call), what)
+  }
+
+  /**
+   * A whole list. Where the server pages lists (`skip`/`take`, decisions.md: the local service
+   * does), it is read a page at a time: no answer grows past the transport's limit however long
+   * the list, each page is parsed on its own and main's event loop runs between pages. A server
+   * that ignores the parameters answers the whole list at once (more than a page, or the same
+   * first page again) and one that refuses them (4xx) is asked without them; either is remembered.
+   */
+  async function list<S extends z.ZodType>(
+    op: string,
+    path: string,
+    schema: S,
+    what: string,
+    query?: Record<string, string>
+  ): Promise<z.output<S>[]> {
+    const caps = t.capabilities
+    if (!caps || caps.get(LIST_PAGING) === 'not_offered') return listOnce(op, path, schema, what, query)
+    const page = t.listPageSize ?? LIST_PAGE
+    const firstId = (items: unknown[]) => (isRecord(items[0]) ? items[0].id : undefined)
+    const out: z.output<S>[] = []
+    const seen = new Set<unknown>()
+    let first: unknown
+    for (let skip = 0; ; skip += page) {
+      const call: Call = { op, method: 'GET', path, auth: true, scope: 'collection', what }
+      call.query = { ...query, skip: String(skip), take: String(page) }
+      let data: unknown
+      try {
+        data = await request(call)
+      } catch (e) {
+        if (skip > 0 || !AppError.is(e) || !PAGING_REFUSED.has(e.status ?? 0)) throw e
+        caps.set(LIST_PAGING, 'not_offered')
+        return listOnce(op, path, schema, what, query)
+      }
+      if (!Array.isArray(data)) return parseList(schema, data, what) // throws the protocol error
+      if (skip === 0) first = firstId(data)
+      else if (data.length > 0 && firstId(data) === first) {
+        caps.set(LIST_PAGING, 'not_offered') // the parameters were ignored: page one again
+        return out
+      }
+      if (data.length > page) {
+        caps.set(LIST_PAGING, 'not_offered')
+        return parseList(schema, data, what)
+      }
+      // Items that moved across a page boundary while paging (a new item first) come once.
+      for (const item of parseList(schema, data, what)) {
+        const id = isRecord(item) ? item.id : undefined
+        if (id !== undefined && seen.has(id)) continue
+        if (id !== undefined) seen.add(id)
+        out.push(item)
+      }
+      if (data.length < page) {
+        if (skip > 0) caps.set(LIST_PAGING, 'offered')
+        return out
+      }
+    }
   }
   async function write<S extends z.ZodType<Record<string, unknown>>>(
     op: string,

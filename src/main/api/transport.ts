@@ -37,6 +37,8 @@ export interface ApiClientOptions {
   firstByteTimeoutMs?: number
   /** Told when a request starts; calls the returned function when it ends (the "not answering" badge). */
   onRequest?: () => () => void
+  /** Items per page where the server pages lists (endpoints.ts). Default LIST_PAGE (10,000). */
+  listPageSize?: number
   /** Larger answers fail with 'too_large'. Default 64 MiB. */
   maxResponseBytes?: number
   /** Retries of idempotent GETs on network failures (not timeouts). Default 2. */
@@ -123,6 +125,10 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 
 export interface Transport {
   readonly baseUrl: string
+  /** What this server was found to offer (remembered per profile). */
+  readonly capabilities?: CapabilityStore
+  /** Items per page of a paged list. */
+  readonly listPageSize?: number
   /** Performs a call; returns the envelope's `data` (undefined becomes null). Throws AppError. */
   request(call: Call): Promise<unknown>
 }
@@ -321,5 +327,6 @@ export function createTransport(opts: ApiClientOptions): Transport {
     })
   }
 
-  return { baseUrl, request }
+  const paging = opts.listPageSize !== undefined ? { listPageSize: opts.listPageSize } : {}
+  return { baseUrl, request, capabilities: caps, ...paging }
 }

@@ -1,0 +1,130 @@
+/**
+ * Long lists a page at a time where the server pages them (the embedded service), so no answer
+ * outgrows the transport's limit; servers that ignore or refuse `skip`/`take` still give the whole
+ * list, and what each does is remembered.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startService } from '../../service'
+import { startScriptedServer, type ScriptedServer } from '../../../test/servers/scriptedServer'
+import { createApiClient, memoryCapabilityStore, type ApiClientOptions } from './client'
+import { LIST_PAGING } from './endpoints'
+
+const llm = { provider: 'openai', model: 'gpt-4o' }
+const stamp = '2026-01-01T00:00:00.000000+00:00'
+const agent = (i: number) => ({
+  id: `a${i}`,
+  name: `Agent ${i}`,
+  type: 'REACT',
+  llm,
+  hasMemory: false,
+  tags: [],
+  createdAt: stamp,
+  updatedAt: stamp
+})
+
+describe('paged lists against the embedded service', () => {
+  let service: Awaited<ReturnType<typeof startService>>
+  let dataDir: string
+  let token = ''
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'agent-desk-paging-'))
+    service = await startService({ dataDir, port: 0, scryptCost: 16, logger: () => {} })
+    const setup = createApiClient({
+      baseUrl: service.url,
+      getToken: () => null,
+      capabilities: memoryCapabilityStore()
+    })
+    await setup.signUp({ email: 'pager@example.com', password: 'correct-horse', name: 'P' })
+    token = (await setup.signIn({ email: 'pager@example.com', password: 'correct-horse' })).token
+    const writer = createApiClient({
+      baseUrl: service.url,
+      getToken: () => token,
+      capabilities: memoryCapabilityStore()
+    })
+    for (let i = 0; i < 20; i++)
+      await writer.agents.create({ name: `Agent ${i}`, type: 'REACT', llm, hasMemory: false })
+  })
+  afterAll(async () => {
+    await service.close()
+    rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  const client = (more: Partial<ApiClientOptions> = {}) => {
+    const caps = memoryCapabilityStore()
+    return {
+      caps,
+      api: createApiClient({ baseUrl: service.url, getToken: () => token, capabilities: caps, ...more })
+    }
+  }
+
+  it('reads a list longer than one answer may be, a page at a time, in the server’s order', async () => {
+    const whole = await client().api.agents.list()
+    expect(whole).toHaveLength(20)
+    // Answers of at most 4 KiB: the whole list (about 9 KiB) cannot come in one.
+    const small = { maxResponseBytes: 4096 }
+    const unpaged = client({ ...small, listPageSize: 1000 })
+    await expect(unpaged.api.agents.list()).rejects.toMatchObject({ kind: 'too_large' })
+    const paged = client({ ...small, listPageSize: 3 })
+    const items = await paged.api.agents.list()
+    expect(items.map((a) => a.id)).toEqual(whole.map((a) => a.id))
+    expect(paged.caps.get(LIST_PAGING)).toBe('offered')
+  })
+})
+
+describe('paged lists against servers that do not page', () => {
+  let server: ScriptedServer
+  beforeAll(async () => {
+    server = await startScriptedServer()
+  })
+  afterAll(async () => server.close())
+
+  const client = () => {
+    const caps = memoryCapabilityStore()
+    const api = createApiClient({
+      baseUrl: server.url,
+      getToken: () => 'tok-123456789',
+      capabilities: caps,
+      listPageSize: 3
+    })
+    return { caps, api }
+  }
+
+  it('a server that ignores skip/take: its whole answer is the list, asked once from then on', async () => {
+    server.requests.length = 0
+    server.queue.push(server.json(200, { success: true, data: [1, 2, 3, 4, 5, 6, 7].map(agent) }))
+    const { caps, api } = client()
+    expect((await api.agents.list()).map((a) => a.id)).toEqual(['a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7'])
+    expect(caps.get(LIST_PAGING)).toBe('not_offered')
+    server.queue.push(server.json(200, { success: true, data: [1, 2].map(agent) }))
+    await api.agents.list()
+    expect(server.requests.map((r) => r.query)).toEqual(['?skip=0&take=3', ''])
+  })
+
+  it('a server that ignores them with exactly a page of items: the repeat is noticed, nothing doubled', async () => {
+    server.requests.length = 0
+    const page = { success: true, data: [1, 2, 3].map(agent) }
+    server.queue.push(server.json(200, page), server.json(200, page))
+    const { caps, api } = client()
+    expect((await api.agents.list()).map((a) => a.id)).toEqual(['a1', 'a2', 'a3'])
+    expect(caps.get(LIST_PAGING)).toBe('not_offered')
+    expect(server.requests).toHaveLength(2)
+  })
+
+  it('a server that refuses the parameters (422): asked again without them', async () => {
+    server.requests.length = 0
+    server.queue.push(
+      server.json(422, {
+        detail: [{ loc: ['query', 'skip'], msg: 'extra fields not permitted', type: 'value_error' }]
+      }),
+      server.json(200, { success: true, data: [1, 2, 3, 4].map(agent) })
+    )
+    const { caps, api } = client()
+    expect(await api.agents.list()).toHaveLength(4)
+    expect(caps.get(LIST_PAGING)).toBe('not_offered')
+    expect(server.requests.map((r) => r.query)).toEqual(['?skip=0&take=3', ''])
+  })
+})
