@@ -107,7 +107,9 @@ describe('the e2e harness', () => {
     const declared = await request(h, 'POST', '/__bridge/invoke', { body: big, origin: h.url })
     expect(declared.status).toBe(413)
     const streamed = await request(h, 'POST', '/__bridge/invoke', {
-      chunks: Array.from({ length: 6 }, () => Buffer.alloc(1024 * 1024, 'x')),
+      chunks: Array.from({ length: Math.ceil(MAX_BRIDGE_BODY / (1024 * 1024)) + 1 }, () =>
+        Buffer.alloc(1024 * 1024, 'x')
+      ),
       origin: h.url
     })
     expect(streamed.status).toBe(413)

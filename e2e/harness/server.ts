@@ -20,10 +20,11 @@ import { createCore, type Core } from '../../src/main/core'
 import { createKeychain, TEST_KEYCHAIN_SERVICE } from '../../src/main/keychain'
 import { isInside } from '../../src/main/security'
 import type { EventName, IpcEvents } from '../../src/shared/ipc'
+import { MAX_TRANSFER_BYTES } from '../../src/shared/transfer'
 
 export const SECRET_HEADER = 'x-agent-desk-harness'
-/** The largest bridge request body read (beyond: 413, unread). */
-export const MAX_BRIDGE_BODY = 4 * 1024 * 1024
+/** The largest bridge request body read (beyond: 413, unread): an import file's text, JSON-escaped. */
+export const MAX_BRIDGE_BODY = 2 * MAX_TRANSFER_BYTES + 1024 * 1024
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

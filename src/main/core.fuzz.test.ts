@@ -116,6 +116,13 @@ beforeAll(async () => {
     'drafts.list': undefined,
     'drafts.save': { key: 'tool-edit:fuzz', value: { name: 'Fuzz tool' } },
     'drafts.remove': { key: 'tool-edit:fuzz' },
+    'transfer.export': { includeSecrets: false },
+    'transfer.preview': {
+      text: '{"format":"agent-desk.workspace","version":1,"exportedAt":"x","secrets":false}'
+    },
+    'transfer.import': { text: '{}' },
+    'transfer.copy': { profileId: profile.id, agentIds: [agent.id], includeSecrets: false },
+    'transfer.undo': { transferId: 'no-such-transfer' },
     'offline.info': undefined,
     'offline.clear': undefined,
     'localWorkspace.backups': undefined,

@@ -7,9 +7,8 @@
  * `{ ok: false, error }` (plain data). Answers, errors and events leave main only here, and never
  * carry the session token (masked, deep; only the API-token channels may hand out token values).
  */
-import { unsavedDrafts } from './draftHandlers'
 import { z } from 'zod'
-import { ipcInputRefusal } from '../shared/bounds'
+import { ipcInputRefusal, LARGE_INPUT_CHANNELS } from '../shared/bounds'
 import { AppError, issuesToFields, type AppErrorData } from '../shared/errors'
 import { CallRegistry, cancelledError, runInCall } from './callContext'
 import {
@@ -23,6 +22,7 @@ import {
 import { ConnectivityMonitor } from './connectivity'
 import { CachedApi } from './cachedApi'
 import { createDesktop, type Desktop } from './desktop/desktop'
+import { unsavedDrafts } from './draftHandlers'
 import { createEventBus } from './events'
 import { handlers, type HandlerContext } from './handlers'
 import { buildWriteOp } from './resources'
@@ -229,7 +229,7 @@ export function createCore(opts: CoreOptions): Core {
       }
     }
     // Bounded before parsing: a 20 MiB or 50,000-level input is refused without being walked by zod.
-    const refusal = ipcInputRefusal(rawInput)
+    const refusal = ipcInputRefusal(rawInput, LARGE_INPUT_CHANNELS[channel])
     if (refusal)
       return { ok: false, error: { kind: 'validation', message: refusal, code: 'input_too_large' } }
     const schema: z.ZodType = ipcContract[channel].input
@@ -250,6 +250,7 @@ export function createCore(opts: CoreOptions): Core {
       openExternal: opts.openExternal,
       desktop,
       local,
+      fetchTimeoutMs,
       cancelCall: (id) => calls.cancel(id),
       lease: async () => {
         const s = await session.acquire()

@@ -20,6 +20,7 @@ import { desktopHandlers } from './desktop/handlers'
 import type { LocalWorkspace } from './localWorkspace'
 import { localWorkspaceHandlers } from './localWorkspaceHandlers'
 import { draftHandlers } from './draftHandlers'
+import { transferHandlers } from './transfer/handlers'
 import type { ActiveSession, SessionManager } from './session'
 import type { SyncCoordinator } from './sync'
 
@@ -35,8 +36,10 @@ export interface HandlerContext {
   openExternal: (url: string) => Promise<void>
   /** Settings and updates (src/main/desktop). */
   desktop: Desktop
-  /** The Local workspace (its backups). */
+  /** The Local workspace (its backups; a copy's target). */
   local: LocalWorkspace
+  /** Deadline of one request (a copy's sign-in to its target). */
+  fetchTimeoutMs: number
   /** Aborts the running call with this id (calls.cancel); false when none runs. */
   cancelCall(id: string): boolean
   /** The signed-in session for this call (released by the core when the handler returns). */
@@ -168,6 +171,9 @@ export const handlers: Handlers = {
 
   // ---- drafts (unsaved form contents, in the offline store)
   ...draftHandlers,
+
+  // ---- export, import, copy to another profile
+  ...transferHandlers,
 
   // ---- Local workspace backups
   ...localWorkspaceHandlers,

@@ -20,6 +20,15 @@ import type { MenuCommandEvent } from './menu'
 import { SettingsPatch, type SettingsState, type UpdateStatus } from './settings'
 import type { PaletteItem } from './palette'
 import { DraftKey, DraftSave, type DraftEntry } from './drafts'
+import {
+  CopyInput,
+  ExportInput,
+  ImportText,
+  type ExportResult,
+  type TransferPreview,
+  type TransferReport,
+  type UndoResult
+} from './transfer'
 
 export * from './results'
 import {
@@ -157,6 +166,17 @@ export const ipcContract = {
   /** Keeps a draft (secret-looking keys are dropped); `kept: false` when no one is signed in. */
   'drafts.save': op<{ kept: boolean }>()(DraftSave),
   'drafts.remove': op<{ kept: boolean }>()(z.object({ key: DraftKey }).strict()),
+
+  /** The workspace (or these agents with what they use) as an export file's text. */
+  'transfer.export': op<ExportResult>()(ExportInput),
+  /** What importing this file into the signed-in profile would create, reuse and refuse. */
+  'transfer.preview': op<TransferPreview>()(ImportText),
+  /** Imports the file into the signed-in profile (stops at the first failure: see the report). */
+  'transfer.import': op<TransferReport>()(ImportText),
+  /** Copies agents with what they use to another profile. */
+  'transfer.copy': op<TransferReport>()(CopyInput),
+  /** Deletes what a recent import or copy created. */
+  'transfer.undo': op<UndoResult>()(z.object({ transferId: StrictId }).strict()),
 
   'localWorkspace.backups': op<LocalBackupsState>()(Empty),
   /** Replaces the Local workspace's database with a backup (the current one is moved aside). */
