@@ -18,7 +18,15 @@ export const MAX_TRANSFER_BYTES = 32 * 1024 * 1024
 export const MAX_TRANSFER_ITEMS = 100_000
 
 /** The kinds of item a transfer creates, in the order they are created. */
-export const TRANSFER_KINDS = ['tag', 'prompt', 'document', 'tool', 'agent', 'agentDocument', 'agentTool'] as const
+export const TRANSFER_KINDS = [
+  'tag',
+  'prompt',
+  'document',
+  'tool',
+  'agent',
+  'agentDocument',
+  'agentTool'
+] as const
 export type TransferKind = (typeof TRANSFER_KINDS)[number] | 'apiToken'
 
 const Ref = z.string().min(1).max(256)
@@ -32,7 +40,10 @@ export const TransferFile = z.object({
   version: z.number().int().min(1),
   exportedAt: z.string().max(64),
   /** Where it came from, for the preview: the profile's name and the app's version. */
-  source: z.object({ profile: z.string().max(200), app: z.string().max(64) }).partial().optional(),
+  source: z
+    .object({ profile: z.string().max(200), app: z.string().max(64) })
+    .partial()
+    .optional(),
   secrets: z.boolean(),
   tags: Items.default([]),
   prompts: Items.default([]),
@@ -113,14 +124,19 @@ export const CopyInput = z
     /** How to reach a server profile (not needed for the Local workspace); used once, never kept. */
     credential: z
       .union([
-        z.object({ email: z.string().trim().min(1).max(320), password: z.string().min(1).max(1024) }).strict(),
+        z
+          .object({ email: z.string().trim().min(1).max(320), password: z.string().min(1).max(1024) })
+          .strict(),
         z.object({ token: z.string().trim().min(1).max(4096) }).strict()
       ])
       .optional()
   })
   .strict()
 
-export type TransferCounts = Record<'tags' | 'prompts' | 'documents' | 'tools' | 'agents' | 'apiTokens', number>
+export type TransferCounts = Record<
+  'tags' | 'prompts' | 'documents' | 'tools' | 'agents' | 'apiTokens',
+  number
+>
 
 export interface ExportResult {
   /** A suggested file name, e.g. `agent-desk-2026-11-24.json`. */
