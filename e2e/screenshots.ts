@@ -106,6 +106,15 @@ try {
   await page.getByTestId('palette-result').first().waitFor()
   await page.screenshot({ path: join(out, 'palette.png') })
   await page.keyboard.press('Escape')
+  // Export… (File menu, the palette, or an agent's More): the whole workspace or some agents.
+  await page.keyboard.press('Control+k')
+  await page.getByTestId('palette-input').fill('export')
+  await page.keyboard.press('Enter')
+  await page.getByTestId('export-dialog').waitFor()
+  await page.getByTestId('export-secrets').click()
+  await page.getByTestId('export-secrets-warning').waitFor()
+  await page.screenshot({ path: join(out, 'export.png') })
+  await page.getByTestId('export-close').click()
   // The smallest window (880×560): the link palette is a drawer over the agent.
   await page.setViewportSize({ width: 880, height: 560 })
   await page.getByTestId('agent-row').filter({ hasText: 'Helpdesk assistant' }).click()

@@ -46,6 +46,11 @@ export class CachedApi {
   // Cache helpers
   // ------------------------------------------------------------------------------------------
 
+  /** Tells the renderer these lists changed on the server (an import): views read them again. */
+  announce(resources: readonly Resource[]): void {
+    for (const resource of resources) this.deps.emit('data.changed', { resource })
+  }
+
   private synced(s: Lease, at: string): void {
     s.cache.setMeta('lastSyncedAt', at)
     this.deps.connectivity.markOnline(at)

@@ -10,6 +10,8 @@ export const MENU_COMMANDS = [
   'new.prompt',
   'new.tag',
   'new.here',
+  'transfer.export',
+  'transfer.import',
   'palette.open',
   'shortcuts.open',
   'go.agents',

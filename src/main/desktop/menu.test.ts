@@ -63,7 +63,7 @@ describe('application menu template', () => {
           }
         })
 
-        it('has File (new agent … tag, close), Edit roles, View zoom/full screen/theme, Window, Help', () => {
+        it('has File (new agent … tag, export, import, close), Edit roles, View zoom/full screen/theme, Window, Help', () => {
           const file = menu(t, 'File')
           expect(file.map((i) => i.command).filter(Boolean)).toEqual(
             expect.arrayContaining([
@@ -72,7 +72,9 @@ describe('application menu template', () => {
               'new.document',
               'new.tool',
               'new.prompt',
-              'new.tag'
+              'new.tag',
+              'transfer.export',
+              'transfer.import'
             ])
           )
           expect(file.find((i) => i.command === 'new.here')?.accelerator).toBe('CmdOrCtrl+N')

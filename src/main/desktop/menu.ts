@@ -109,6 +109,9 @@ function fileMenu(mac: boolean, o: MenuOptions): MenuItemSpec {
     { id: 'new-prompt', label: 'New Prompt', command: 'new.prompt', accelerator: 'CmdOrCtrl+Shift+P' },
     { id: 'new-tag', label: 'New Tag', command: 'new.tag', accelerator: 'CmdOrCtrl+Shift+G' },
     separator(),
+    { id: 'export', label: 'Export…', command: 'transfer.export' },
+    { id: 'import', label: 'Import…', command: 'transfer.import' },
+    separator(),
     { label: 'Close Window', role: 'close', accelerator: 'CmdOrCtrl+W' }
   ]
   if (!mac) {

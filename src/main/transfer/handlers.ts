@@ -33,16 +33,20 @@ interface Undoable {
   client: ApiClient
   created: Created[]
   at: number
+  /** Into the signed-in profile (its views are told when it changes). */
+  here: boolean
 }
+/** The lists an import changes. */
+const CHANGED = ['tags', 'prompts', 'documents', 'tools', 'agents', 'agentDocuments', 'agentTools'] as const
 const UNDO_FOR_MS = 30 * 60_000
 const UNDO_KEPT = 20
 const undoable = new Map<string, Undoable>()
-function keep(client: ApiClient, created: Created[]): string {
+function keep(client: ApiClient, created: Created[], here: boolean): string {
   const id = randomUUID()
   const now = Date.now()
   for (const [k, u] of undoable) if (now - u.at > UNDO_FOR_MS) undoable.delete(k)
   while (undoable.size >= UNDO_KEPT) undoable.delete(undoable.keys().next().value as string)
-  undoable.set(id, { client, created, at: now })
+  undoable.set(id, { client, created, at: now, here })
   return id
 }
 
@@ -173,8 +177,9 @@ export const transferHandlers: {
     const client = ctx.session.client(s)
     const plan = planImport(file, await tagsOf(client))
     const applied = await applyPlan(plan, client, () => ctx.session.requireUserId(s))
+    ctx.cached.announce(CHANGED)
     return {
-      transferId: keep(client, applied.created),
+      transferId: keep(client, applied.created, true),
       profileName: s.profile.name,
       entries: applied.entries,
       failure: applied.failure
@@ -200,18 +205,20 @@ export const transferHandlers: {
       return target.userId
     })
     return {
-      transferId: keep(target.client, applied.created),
+      transferId: keep(target.client, applied.created, false),
       profileName: target.profile.name,
       entries: applied.entries,
       failure: applied.failure
     }
   },
-  'transfer.undo': async ({ transferId }) => {
+  'transfer.undo': async ({ transferId }, ctx) => {
     const u = undoable.get(transferId)
     if (!u || Date.now() - u.at > UNDO_FOR_MS) {
       throw new AppError({ kind: 'not_found', message: 'That import can no longer be undone' })
     }
     undoable.delete(transferId)
-    return undoCreated(u.client, u.created)
+    const result = await undoCreated(u.client, u.created)
+    if (u.here) ctx.cached.announce(CHANGED)
+    return result
   }
 }

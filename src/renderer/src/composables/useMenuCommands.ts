@@ -9,6 +9,7 @@ import { isMenuCommandEvent, type MenuCommand } from '../../../shared/menu'
 import { desk } from '../desk'
 import { requestCreate } from './createRequests'
 import { setThemePreference } from './theme'
+import { openTransfer } from './transferDialog'
 
 /** The About dialog is open (the shell shows it). */
 export const aboutOpen = ref(false)
@@ -72,6 +73,10 @@ export async function runMenuCommand(command: MenuCommand, router: Router): Prom
       return
     case 'app.about':
       aboutOpen.value = true
+      return
+    case 'transfer.export':
+    case 'transfer.import':
+      openTransfer({ kind: command === 'transfer.export' ? 'export' : 'import' })
       return
   }
 }

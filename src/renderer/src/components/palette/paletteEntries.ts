@@ -73,6 +73,8 @@ const COMMANDS: CommandSpec[] = [
   menuCommand('theme.dark', 'palette.themeDark'),
   menuCommand('theme.system', 'palette.themeSystem'),
   menuCommand('shortcuts.open', 'palette.shortcuts'),
+  menuCommand('transfer.export', 'palette.export'),
+  menuCommand('transfer.import', 'palette.import'),
   {
     id: 'session.switchProfile',
     title: (t) => t('palette.switchProfile'),
