@@ -113,6 +113,7 @@ try {
   await page.getByTestId('export-dialog').waitFor()
   await page.getByTestId('export-secrets').click()
   await page.getByTestId('export-secrets-warning').waitFor()
+  await page.waitForTimeout(400) // the checkbox's tick animates in
   await page.screenshot({ path: join(out, 'export.png') })
   await page.getByTestId('export-close').click()
   // The smallest window (880×560): the link palette is a drawer over the agent.
