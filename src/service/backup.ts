@@ -22,7 +22,7 @@ import {
 } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'libsql'
-import type { Db } from './db'
+import type { Connection } from './db'
 import { PRIVATE_FILE_MODE, privateDir, secureDbFiles } from './files'
 
 export const DB_FILE = 'service.db'
@@ -78,7 +78,12 @@ const digest = (file: string) => createHash('sha256').update(readFileSync(file))
  * Copies the open database into backups/ and drops the oldest beyond `keep`. Returns the new
  * backup, or null when it equals the newest one (nothing changed since).
  */
-export function makeBackup(db: Db, dataDir: string, keep = BACKUP_KEEP, now = new Date()): BackupInfo | null {
+export function makeBackup(
+  db: Connection,
+  dataDir: string,
+  keep = BACKUP_KEEP,
+  now = new Date()
+): BackupInfo | null {
   const dir = backupsDir(dataDir)
   privateDir(dir)
   const name = `service-${stamp(now)}.db`

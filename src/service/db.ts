@@ -3,9 +3,46 @@
  * Uses libsql's better-sqlite3-compatible synchronous API. The tables themselves are declared
  * by the resource modules (`resources/*.ts`), each as its part of a numbered migration.
  */
+import { closeSync, openSync, readSync } from 'node:fs'
 import Database from 'libsql'
 
-export type Db = InstanceType<typeof Database>
+/** A libsql connection. */
+export type Connection = InstanceType<typeof Database>
+
+/**
+ * The service's connection: libsql's, plus what its in-memory caches need to know whether the
+ * database may have changed since they read it.
+ */
+export type Db = Connection & DbChanges
+
+export interface DbChanges {
+  /**
+   * Bumped before every `run()` of a prepared statement and every `exec()` on this connection
+   * (every change is made with one of them: rows are only read with `get` / `all`).
+   */
+  readonly ownWrites: number
+  /**
+   * A number that changes whenever another connection to the file has committed (it may also
+   * change on this connection's commits and on checkpoints). Read at most once per synchronous
+   * run of JavaScript (one request's checks share it), and afresh after.
+   *
+   * How: every commit in WAL mode, by any connection, rewrites the WAL-index header, the first
+   * 48 bytes of `<db>-shm` (documented in https://sqlite.org/walformat.html: its `iChange`
+   * counter and `mxFrame` change on each commit), and only then returns to its caller. Reading
+   * those bytes is one pread (~2 µs); SQLite's own `PRAGMA data_version` reads the same header
+   * but costs a whole read transaction (~20 µs: two lock syscalls and the driver's overhead).
+   * On Windows a read of a file is not guaranteed to see what another process wrote into its
+   * mapping (SQLite maps `-shm`), and without WAL there is no `-shm`: there, data_version it is.
+   */
+  foreignVersion(): number
+  /**
+   * For a write transaction that holds the write lock (after `BEGIN IMMEDIATE`): takes note of
+   * other connections' commits up to now, and returns what to call once it has committed, which
+   * takes this connection's own commit as seen (no other connection can commit while the lock
+   * is held), so it does not count as another connection's.
+   */
+  writeLocked(): () => void
+}
 
 /** A module's DDL by schema version: `{ 1: 'CREATE TABLE …' }`; a later change adds `2: 'ALTER …'`. */
 export type Migrations = Readonly<Record<number, string>>
@@ -21,7 +58,7 @@ export function composeMigrations(parts: readonly Migrations[]): string[] {
   return out
 }
 
-function currentVersion(db: Db): number {
+function currentVersion(db: Connection): number {
   db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)')
   const row = db.prepare('SELECT version FROM schema_version LIMIT 1').get() as
     { version: number } | undefined
@@ -41,14 +78,100 @@ export function openDatabase(file: string, migrations: readonly string[], busyTi
   const db = new Database(file)
   try {
     prepare(db, migrations, busyTimeoutMs)
+    return watchChanges(db, walIndexProbe(db, file))
   } catch (e) {
     if (db.open) db.close()
     throw e
   }
+}
+
+/** A change counter over the WAL-index header of `file` (see DbChanges), or null where not usable. */
+function walIndexProbe(
+  db: Connection,
+  file: string
+): { version(): number | null; absorb(): void; close(): void } | null {
+  if (process.platform === 'win32') return null
+  const mode = db.prepare('PRAGMA journal_mode').get() as { journal_mode?: unknown } | undefined
+  if (String(mode?.journal_mode).toLowerCase() !== 'wal') return null
+  let fd: number
+  try {
+    fd = openSync(`${file}-shm`, 'r')
+  } catch {
+    return null
+  }
+  const head = Buffer.alloc(48)
+  const seen = Buffer.alloc(48)
+  let version = 0
+  return {
+    /** Bumped when the header differs from the last read; null when it cannot be read. */
+    version() {
+      if (readSync(fd, head, 0, 48, 0) !== 48) return null
+      if (!head.equals(seen)) {
+        head.copy(seen)
+        version++
+      }
+      return version
+    },
+    /** Takes the header as it is now as seen, without counting it as a change. */
+    absorb() {
+      if (readSync(fd, head, 0, 48, 0) === 48) head.copy(seen)
+    },
+    close: () => closeSync(fd)
+  }
+}
+
+/** Counts this connection's writes and notices other connections' commits (see DbChanges). */
+function watchChanges(raw: Connection, probe: ReturnType<typeof walIndexProbe>): Db {
+  const db = raw as Connection & { ownWrites: number } & Omit<DbChanges, 'ownWrites'>
+  db.ownWrites = 0
+  const exec = raw.exec.bind(raw)
+  const prepareStatement = raw.prepare.bind(raw)
+  const close = raw.close.bind(raw)
+  db.exec = (sql: string) => {
+    db.ownWrites++
+    exec(sql)
+    return db
+  }
+  db.prepare = ((sql: string) => {
+    const statement = prepareStatement(sql)
+    const run = statement.run.bind(statement)
+    statement.run = (...params: unknown[]) => {
+      db.ownWrites++
+      return run(...params)
+    }
+    return statement
+  }) as Connection['prepare']
+  db.close = () => {
+    probe?.close()
+    close()
+    return db
+  }
+  const dataVersion = prepareStatement('PRAGMA data_version')
+  // One number for both sources: the header's count, or (when the header cannot be read)
+  // data_version offset past any count the header could reach.
+  const read = () =>
+    probe?.version() ?? 2 ** 40 + Number((dataVersion.get() as { data_version: unknown }).data_version)
+  let memo: number | null = null
+  const forget = () => {
+    memo = null
+  }
+  db.foreignVersion = () => {
+    if (memo === null) {
+      memo = read()
+      setImmediate(forget)
+    }
+    return memo
+  }
+  const absorb = () => probe?.absorb()
+  db.writeLocked = () => {
+    memo = read()
+    queueMicrotask(forget)
+    return absorb
+  }
   return db
 }
 
-function prepare(db: Db, migrations: readonly string[], busyTimeoutMs: number) {
+function prepare(db: Connection, migrations: readonly string[], busyTimeoutMs: number) {
   db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`)
   db.exec('PRAGMA journal_mode = WAL')
   db.exec('PRAGMA foreign_keys = ON')

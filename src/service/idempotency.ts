@@ -92,56 +92,78 @@ export function idempotencyStorage(db: Db, now: () => number = Date.now) {
   }
   prune()
 
-  return {
-    prune,
-    /**
-     * Runs `run` once per (user, key): a stored answer is returned instead of running again.
-     * `answer` turns the handler's data into the status and envelope text that are sent and kept.
-     */
-    async once(
-      userId: string,
-      key: string,
-      print: string,
-      run: () => unknown,
-      answer: (data: unknown) => StoredAnswer
-    ): Promise<StoredAnswer & { replayed: boolean }> {
-      if (now() - lastPrune > 60_000) prune()
-      const prior = s.get.get(userId, key, now() - IDEMPOTENCY_WINDOW_MS) as Row | undefined
-      if (prior) {
-        if (prior.fingerprint !== print) {
-          // 422: the key was used for a different request; replaying would answer the wrong one.
-          throw new HttpError(
-            422,
-            'idempotency_key_reused',
-            'This Idempotency-Key was already used for a different request'
-          )
-        }
-        return { status: Number(prior.status), body: String(prior.body), replayed: true }
+  type Answered = StoredAnswer & { replayed: boolean }
+
+  /**
+   * Runs `run` once per (user, key): a stored answer is returned instead of running again.
+   * `answer` turns the handler's data into the status and envelope text that are sent and kept.
+   * Synchronous when `run` is (the change and its stored answer in one transaction, joining the
+   * caller's when there is one); a Promise when `run` returns one (stored after it completes).
+   */
+  function runOnce(
+    userId: string,
+    key: string,
+    print: string,
+    run: () => unknown,
+    answer: (data: unknown) => StoredAnswer
+  ): Answered | Promise<Answered> {
+    if (now() - lastPrune > 60_000) prune()
+    const prior = s.get.get(userId, key, now() - IDEMPOTENCY_WINDOW_MS) as Row | undefined
+    if (prior) {
+      if (prior.fingerprint !== print) {
+        // 422: the key was used for a different request; replaying would answer the wrong one.
+        throw new HttpError(
+          422,
+          'idempotency_key_reused',
+          'This Idempotency-Key was already used for a different request'
+        )
       }
-      const slot = `${userId}\n${key}`
-      if (running.has(slot)) throw conflict('A request with this Idempotency-Key is still being processed')
-      running.add(slot)
+      return { status: Number(prior.status), body: String(prior.body), replayed: true }
+    }
+    const slot = `${userId}\n${key}`
+    if (running.has(slot)) throw conflict('A request with this Idempotency-Key is still being processed')
+    running.add(slot)
+    let pending: Promise<unknown> | null = null
+    try {
+      // Every authenticated handler is synchronous today: the change and its stored answer
+      // commit together. An asynchronous one is stored after it completes.
+      const done = transaction(db, () => {
+        const data = run()
+        if (data instanceof Promise) {
+          pending = data
+          return null
+        }
+        const a = answer(data)
+        s.put.run(userId, key, print, a.status, a.body, now())
+        return a
+      })
+      if (done) return { ...done, replayed: false }
+    } finally {
+      if (!pending) running.delete(slot)
+    }
+    return (async () => {
       try {
-        // Every authenticated handler is synchronous today: the change and its stored answer
-        // commit together. An asynchronous one is stored after it completes.
-        let pending: Promise<unknown> | null = null
-        const done = transaction(db, () => {
-          const data = run()
-          if (data instanceof Promise) {
-            pending = data
-            return null
-          }
-          const a = answer(data)
-          s.put.run(userId, key, print, a.status, a.body, now())
-          return a
-        })
-        if (done) return { ...done, replayed: false }
         const a = answer(await (pending as Promise<unknown> | null))
         s.put.run(userId, key, print, a.status, a.body, now())
         return { ...a, replayed: false }
       } finally {
         running.delete(slot)
       }
+    })()
+  }
+
+  return {
+    prune,
+    runOnce,
+    /** `runOnce`, always as a Promise. */
+    async once(
+      userId: string,
+      key: string,
+      print: string,
+      run: () => unknown,
+      answer: (data: unknown) => StoredAnswer
+    ): Promise<Answered> {
+      return runOnce(userId, key, print, run, answer)
     }
   }
 }

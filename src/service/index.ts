@@ -31,9 +31,11 @@ import { idempotencyStorage } from './idempotency'
 import { MIGRATIONS, openStorage, routeTables } from './resources'
 import { publicUser, type AuthOps } from './resources/users'
 import { revocationStorage } from './revocation'
+import { ResponseCache } from './responses'
 import { buildRouter, type Credential } from './routes'
 import { listen } from './server'
 import { SignInThrottle, type ThrottleOptions } from './throttle'
+import { WriteQueue } from './writes'
 
 export { DataDirError } from './files'
 export { listBackups, restoreBackup, type BackupInfo, type DamageNotice } from './backup'
@@ -226,6 +228,8 @@ export async function startService(opts: ServiceOptions): Promise<RunningService
       router: buildRouter(routeTables(store, authOps, opts.passwordRoutes ?? true)),
       authenticate,
       idempotency,
+      writes: new WriteQueue(db),
+      responses: new ResponseCache(db),
       ...(opts.tls ? { tls: opts.tls } : {}),
       log
     })

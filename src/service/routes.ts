@@ -26,9 +26,13 @@ export interface Ctx extends OpenCtx {
   credential: Credential
 }
 
-/** `auth: false` only for sign-in / sign-up; `body`: the operation takes a JSON object body. */
+/**
+ * `auth: false` only for sign-in / sign-up; `body`: the operation takes a JSON object body;
+ * `cache`: a GET whose answer depends only on the user, the URL and the database, so it may be
+ * answered from memory while the database has not changed (responses.ts).
+ */
 export type Route =
-  | { auth: true; body: boolean; run(ctx: Ctx): unknown }
+  | { auth: true; body: boolean; cache?: boolean; run(ctx: Ctx): unknown }
   | { auth: false; body: boolean; run(ctx: OpenCtx): unknown }
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE'
@@ -45,8 +49,8 @@ const entry = (method: Method, path: string, route: Route): RouteEntry => ({ met
 /** A route anyone may call (sign-in, sign-up): JSON body, no credential. */
 export const open = (method: Method, path: string, run: (ctx: OpenCtx) => unknown) =>
   entry(method, path, { auth: false, body: true, run })
-export const get = (path: string, run: (ctx: Ctx) => unknown) =>
-  entry('GET', path, { auth: true, body: false, run })
+export const get = (path: string, run: (ctx: Ctx) => unknown, o: { cache?: boolean } = {}) =>
+  entry('GET', path, { auth: true, body: false, cache: o.cache ?? false, run })
 export const del = (path: string, run: (ctx: Ctx) => unknown) =>
   entry('DELETE', path, { auth: true, body: false, run })
 /** A signed-in POST that takes no body (any body sent is ignored). */
@@ -112,7 +116,7 @@ export function crud(s: CrudSpec): RouteTable {
   const { create, update } = s
   const table: RouteTable = [
     get(s.path, (ctx) => s.list(ctx)),
-    get(item, (ctx) => must(s.get(ctx, id(ctx)), s.what)),
+    get(item, (ctx) => must(s.get(ctx, id(ctx)), s.what), { cache: true }),
     del(item, (ctx) => {
       if (!s.remove(ctx, id(ctx))) throw notFound(s.what)
       return null

@@ -3,6 +3,12 @@
  * talk to it (Host / Origin), matches a route, authenticates when the route asks for it, reads
  * the JSON body, runs the handler (once per Idempotency-Key) and sends the envelope; errors
  * become the error envelope (unexpected ones a logged 500).
+ *
+ * Changes (authenticated POST / PATCH / DELETE) run in the write queue, which commits those of
+ * one event-loop turn together (writes.ts); their credential is checked again there, so a
+ * sign-out queued before them in the same batch still refuses them. Every other request first
+ * waits for changes already queued (a request never overtakes a change sent before it on the
+ * same connection), and item GETs may be answered from memory while nothing changed (responses.ts).
  */
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http'
 import { createServer as createTlsServer } from 'node:https'
@@ -22,7 +28,9 @@ import {
 } from './http'
 import { fingerprint, idempotencyKey, type IdempotencyStore } from './idempotency'
 import { isLoopbackHost, loopbackGuard } from './guard'
+import type { ResponseCache } from './responses'
 import type { Credential, Route } from './routes'
+import type { WriteQueue } from './writes'
 
 export interface ServerOptions {
   host: string
@@ -34,6 +42,10 @@ export interface ServerOptions {
   authenticate(req: IncomingMessage): { user: UserStrict; credential: Credential }
   /** Replays answers to a repeated Idempotency-Key. */
   idempotency: IdempotencyStore
+  /** Commits changes, those of one event-loop turn in one transaction. */
+  writes: WriteQueue
+  /** Answers of `cache: true` routes while the database is unchanged. */
+  responses: ResponseCache
   /** PEM certificate and key: serve HTTPS instead of HTTP. */
   tls?: { cert: string | Buffer; key: string | Buffer }
   log(line: string): void
@@ -60,6 +72,8 @@ export async function listen(o: ServerOptions): Promise<Listening> {
     const method = req.method ?? 'GET'
     const { handler, params } = o.router.match(method, path.slice(o.prefix.length))
     const query = q === -1 ? null : new URLSearchParams(url.slice(q + 1))
+    const change = handler.auth && CHANGES.has(method)
+    if (!change && o.writes.pending) await o.writes.settled()
     const auth = handler.auth ? o.authenticate(req) : null
     let body: Record<string, unknown> = {}
     if (handler.body) {
@@ -78,19 +92,42 @@ export async function listen(o: ServerOptions): Promise<Listening> {
       return
     }
     if (!auth) throw unauthorized()
-    const ctx = { ...auth, params, query, body, address }
-    const key = CHANGES.has(method) ? idempotencyKey(req) : undefined
-    if (key === undefined) {
-      sendText(res, 200, okText(await handler.run(ctx)))
+    if (!change) {
+      const ctx = { ...auth, params, query, body, address }
+      if (!handler.cache) {
+        sendText(res, 200, okText(await handler.run(ctx)))
+        return
+      }
+      const cacheKey = `${auth.user.id}\n${url}`
+      const kept = o.responses.get(cacheKey)
+      if (kept !== undefined) {
+        sendText(res, 200, kept)
+        return
+      }
+      const at = o.responses.stamp()
+      const text = okText(await handler.run(ctx))
+      o.responses.set(cacheKey, text, at)
+      sendText(res, 200, text)
       return
     }
-    const a = await o.idempotency.once(
-      auth.user.id,
-      key,
-      fingerprint(method, url, handler.body ? body : null),
-      () => handler.run(ctx),
-      (data) => ({ status: 200, body: okText(data) })
-    )
+    // Checked again when the change runs: a sign-out ahead of it in the queue has happened by then.
+    const inQueue = () => ({ ...o.authenticate(req), params, query, body, address })
+    const key = idempotencyKey(req)
+    if (key === undefined) {
+      sendText(res, 200, okText(await o.writes.run(() => handler.run(inQueue()))))
+      return
+    }
+    const print = fingerprint(method, url, handler.body ? body : null)
+    const a = await o.writes.run(() => {
+      const ctx = inQueue()
+      return o.idempotency.runOnce(
+        ctx.user.id,
+        key,
+        print,
+        () => handler.run(ctx),
+        (data) => ({ status: 200, body: okText(data) })
+      )
+    })
     if (a.replayed) res.setHeader('idempotent-replayed', 'true')
     sendText(res, a.status, a.body)
   }

@@ -5,7 +5,7 @@
  * Every read and change is scoped to the owner, so another user's row is simply "not there".
  * Rows are mapped column by column (libsql rows may carry an extra `_metadata` key).
  */
-import { randomUUID } from 'node:crypto'
+import { randomFillSync } from 'node:crypto'
 import { formatTimestamp, type UserStrict } from '../shared'
 import type { Db } from './db'
 
@@ -47,7 +47,30 @@ export function nowStamp(): string {
   return formatTimestamp(new Date(Math.floor(us / 1000)), us % 1000)
 }
 
-export const newId = (): string => randomUUID()
+/** Random bytes for ids, drawn 4 KiB at a time (one call into the CSPRNG per 256 ids). */
+const entropy = Buffer.alloc(4096)
+let entropyUsed = entropy.length
+const idBytes = Buffer.alloc(16)
+/**
+ * A new id: a time-ordered UUID (RFC 9562 version 7: 48 bits of Unix milliseconds, then 74
+ * random bits). Ids are opaque to clients (decisions.md); time order keeps the rows created
+ * together on the same pages of each id index, so a commit writes fewer pages than with random
+ * (version 4) ids, whose every insert lands on a different page.
+ */
+export function newId(): string {
+  if (entropyUsed === entropy.length) {
+    randomFillSync(entropy)
+    entropyUsed = 0
+  }
+  const b = idBytes
+  entropy.copy(b, 0, entropyUsed, entropyUsed + 16)
+  entropyUsed += 16
+  b.writeUIntBE(Date.now(), 0, 6)
+  b[6] = 0x70 | ((b[6] as number) & 0x0f)
+  b[8] = 0x80 | ((b[8] as number) & 0x3f)
+  const h = b.toString('hex')
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`
+}
 
 export interface Page {
   skip: number

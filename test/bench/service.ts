@@ -5,7 +5,7 @@
  * answers a fixed JSON body, and one that INSERTs each POSTed body on the same SQLite driver with
  * the same durability settings); this process drives 50 keep-alive connections over loopback, so
  * client and server do not share an event loop. Each scenario is bounded by a request count
- * and a time limit. Prints requests/s, p50 and p99, and the service's ratio to its floor
+ * and a time limit, and runs in rounds that alternate with its floor's. Prints requests/s, p50 and p99, and the service's ratio to its floor
  * (reads: the fixed-JSON server, goal ≥ 0.9; writes: the INSERT server, goal ≥ 0.8).
  */
 import { fork } from 'node:child_process'
@@ -27,6 +27,12 @@ export interface ServiceBenchOptions {
   seconds?: number
   /** Concurrent keep-alive connections. Default 50. */
   concurrency?: number
+  /**
+   * Rounds per floor / service pair, alternating which goes first (F S, S F, …), each with its
+   * share of the requests and time. The machine's speed swings within seconds, so a floor
+   * measured long before (or after) the service would skew the ratio. Default 4.
+   */
+  rounds?: number
 }
 
 interface ChildReady {
@@ -116,6 +122,8 @@ interface Result {
   p50: number
   p99: number
   errors: number
+  /** The latencies, sorted (for merging rounds). */
+  sorted: Float64Array
 }
 
 interface Target {
@@ -147,40 +155,87 @@ function once(agent: Agent, t: Target): Promise<number> {
   })
 }
 
-async function drive(t: Target, requests: number, seconds: number, concurrency: number): Promise<Result> {
+/** A target with its own keep-alive connections, warmed up once. */
+interface Driver {
+  target: Target
+  agent: Agent
+}
+
+async function openDriver(t: Target, warmRequests: number, concurrency: number): Promise<Driver> {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency })
-  try {
-    // Warm-up: open the connections and let the JIT settle.
-    let warm = Math.min(2000, Math.ceil(requests / 10))
-    await Promise.all(
-      Array.from({ length: concurrency }, async () => {
-        while (warm-- > 0) await once(agent, t)
-      })
-    )
-    const latencies = new Float64Array(requests)
-    let issued = 0
-    let done = 0
-    let errors = 0
-    const start = performance.now()
-    const deadline = start + seconds * 1000
-    await Promise.all(
-      Array.from({ length: concurrency }, async () => {
-        while (issued < requests && performance.now() < deadline) {
-          issued++
-          const t0 = performance.now()
-          const status = await once(agent, t)
-          latencies[done++] = performance.now() - t0
-          if (status < 200 || status >= 300) errors++
-        }
-      })
-    )
-    const elapsed = (performance.now() - start) / 1000
-    const sorted = latencies.slice(0, done).sort()
-    const pct = (p: number) => sorted[Math.min(done - 1, Math.floor((done * p) / 100))] ?? 0
-    return { count: done, seconds: elapsed, rps: done / elapsed, p50: pct(50), p99: pct(99), errors }
-  } finally {
-    agent.destroy()
+  // Warm-up: open the connections and let the JIT settle.
+  let warm = warmRequests
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (warm-- > 0) await once(agent, t)
+    })
+  )
+  return { target: t, agent }
+}
+
+async function measure(d: Driver, requests: number, seconds: number, concurrency: number): Promise<Result> {
+  const latencies = new Float64Array(requests)
+  let issued = 0
+  let done = 0
+  let errors = 0
+  const start = performance.now()
+  const deadline = start + seconds * 1000
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (issued < requests && performance.now() < deadline) {
+        issued++
+        const t0 = performance.now()
+        const status = await once(d.agent, d.target)
+        latencies[done++] = performance.now() - t0
+        if (status < 200 || status >= 300) errors++
+      }
+    })
+  )
+  const elapsed = (performance.now() - start) / 1000
+  const sorted = latencies.slice(0, done).sort()
+  const pct = (p: number) => sorted[Math.min(done - 1, Math.floor((done * p) / 100))] ?? 0
+  return { count: done, seconds: elapsed, rps: done / elapsed, p50: pct(50), p99: pct(99), errors, sorted }
+}
+
+/** Merges rounds: requests and time add up; percentiles over all latencies. */
+function merge(parts: Result[]): Result {
+  const count = parts.reduce((n, r) => n + r.count, 0)
+  const seconds = parts.reduce((n, r) => n + r.seconds, 0)
+  const all = new Float64Array(count)
+  let at = 0
+  for (const r of parts) {
+    all.set(r.sorted, at)
+    at += r.sorted.length
   }
+  all.sort()
+  const pct = (p: number) => all[Math.min(count - 1, Math.floor((count * p) / 100))] ?? 0
+  const errors = parts.reduce((n, r) => n + r.errors, 0)
+  return { count, seconds, rps: count / seconds, p50: pct(50), p99: pct(99), errors, sorted: all }
+}
+
+/** The floor and the service, in alternating rounds (see ServiceBenchOptions.rounds). */
+async function versus(
+  floor: Target,
+  service: Target,
+  requests: number,
+  seconds: number,
+  concurrency: number,
+  rounds: number
+): Promise<{ floor: Result; service: Result }> {
+  const warm = Math.min(2000, Math.ceil(requests / 10))
+  const drivers = [await openDriver(floor, warm, concurrency), await openDriver(service, warm, concurrency)]
+  const results: Result[][] = [[], []]
+  try {
+    for (let r = 0; r < rounds; r++) {
+      for (const i of r % 2 === 0 ? [0, 1] : [1, 0]) {
+        const d = drivers[i] as Driver
+        results[i]?.push(await measure(d, Math.ceil(requests / rounds), seconds / rounds, concurrency))
+      }
+    }
+  } finally {
+    for (const d of drivers) d.agent.destroy()
+  }
+  return { floor: merge(results[0] ?? []), service: merge(results[1] ?? []) }
 }
 
 async function json(method: string, url: string, body?: unknown, token?: string): Promise<unknown> {
@@ -201,6 +256,7 @@ export async function runServiceBench(opts: ServiceBenchOptions = {}): Promise<B
   const requests = opts.requests ?? 20_000
   const seconds = opts.seconds ?? 8
   const concurrency = opts.concurrency ?? 50
+  const rounds = Math.max(1, Math.floor(opts.rounds ?? 4))
   const child = fork(fileURLToPath(import.meta.url), [CHILD_FLAG], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc']
@@ -237,30 +293,21 @@ export async function runServiceBench(opts: ServiceBenchOptions = {}): Promise<B
     const agent = (await json('POST', `${api}/agents`, agentBody, token)) as { id: string }
     const auth = { Authorization: `Bearer ${token}` }
 
-    const bare = await drive(
+    const reads = await versus(
       { url: new URL(`${ready.bareUrl}/`), method: 'GET', headers: {} },
-      requests,
-      seconds,
-      concurrency
-    )
-    const get = await drive(
       { url: new URL(`${api}/agents/${agent.id}`), method: 'GET', headers: auth },
       requests,
       seconds,
-      concurrency
+      concurrency,
+      rounds
     )
     const postBody = JSON.stringify(agentBody)
     const postHeaders = {
       'content-type': 'application/json',
       'content-length': String(Buffer.byteLength(postBody))
     }
-    const insertFloor = await drive(
+    const writes = await versus(
       { url: new URL(`${ready.insertUrl}/`), method: 'POST', headers: postHeaders, body: postBody },
-      Math.ceil(requests / 2),
-      seconds,
-      concurrency
-    )
-    const post = await drive(
       {
         url: new URL(`${api}/agents`),
         method: 'POST',
@@ -269,8 +316,10 @@ export async function runServiceBench(opts: ServiceBenchOptions = {}): Promise<B
       },
       Math.ceil(requests / 2),
       seconds,
-      concurrency
+      concurrency,
+      rounds
     )
+    const [bare, get, insertFloor, post] = [reads.floor, reads.service, writes.floor, writes.service]
 
     // A long list: everything POST created (at least 10,000 agents).
     let total = (await json('GET', `${api}/agents`, undefined, token)) as unknown[]
@@ -300,7 +349,7 @@ export async function runServiceBench(opts: ServiceBenchOptions = {}): Promise<B
         unit: 'req/s',
         better: 'higher',
         ...(ref ? { id: ref.id, floor: ref.floor.rps, goal: ref.goal } : {}),
-        note: `${r.count} requests in ${r.seconds.toFixed(1)} s, ${concurrency} connections${r.errors ? `, ${r.errors} non-2xx` : ''}`
+        note: `${r.count} requests in ${r.seconds.toFixed(1)} s, ${concurrency} connections, ${rounds} rounds${r.errors ? `, ${r.errors} non-2xx` : ''}`
       })
       rows.push({ name: `${label} p50 latency`, value: r.p50, unit: 'ms' })
       rows.push({ name: `${label} p99 latency`, value: r.p99, unit: 'ms' })

@@ -44,7 +44,21 @@ export function mapUser(r: Row): UserRow {
   }
 }
 
+const publicUsers = new WeakMap<UserRow, UserStrict>()
+/**
+ * The public shape of a user. Memoised per row object (users are never changed, and byId keeps
+ * its rows), so every request of one user shares one object and the JSON text `userJson` keeps.
+ */
 export function publicUser(u: UserRow): UserStrict {
+  let user = publicUsers.get(u)
+  if (user === undefined) {
+    user = Object.freeze(toPublic(u))
+    publicUsers.set(u, user)
+  }
+  return user
+}
+
+function toPublic(u: UserRow): UserStrict {
   return {
     id: u.id,
     email: u.email,

@@ -1,0 +1,131 @@
+/**
+ * Group commit: the changes of the requests that arrive in the same turn of the event loop are
+ * committed in one SQLite transaction.
+ *
+ * A commit writes every page the transaction touched to the WAL; one agent touches about nine
+ * (its row, four indexes, its tag links and their two indexes, the AUTOINCREMENT counter), and
+ * most of them are the same pages for the next agent. So N changes in one transaction cost
+ * little more than one. Nothing about durability changes: the pragmas are the same, and each
+ * request is answered only after the transaction holding its change has committed.
+ *
+ * Each request's work runs under its own SAVEPOINT, so a request that fails (a 400, a 409, an
+ * unexpected error) rolls back only its own changes and the others still commit. Should the
+ * transaction itself be lost (SQLite rolls it back on some I/O errors) or the COMMIT fail, every
+ * request whose change was in it gets that error, and the ones not yet run run in a new one.
+ * The work is synchronous and runs in one go, so no other request ever sees a half-done batch.
+ */
+import type { Db } from './db'
+
+interface Job {
+  run(): unknown
+  resolve(value: unknown): void
+  reject(error: unknown): void
+}
+
+export class WriteQueue {
+  private jobs: Job[] = []
+  private idle: Promise<void> | null = null
+  private markIdle: (() => void) | null = null
+
+  constructor(private readonly db: Db) {}
+
+  /**
+   * Runs `work` (synchronous; it may read and write) in the next group transaction; resolves
+   * with its result once that transaction has committed, or rejects with its error.
+   */
+  run<T>(work: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.jobs.push({ run: work, resolve: resolve as (v: unknown) => void, reject })
+      if (this.jobs.length === 1) this.schedule()
+    })
+  }
+
+  /** Whether changes are waiting to be committed. */
+  get pending(): boolean {
+    return this.jobs.length > 0
+  }
+
+  /** Resolves once the changes waiting now are committed (or failed). */
+  settled(): Promise<void> {
+    return this.idle ?? Promise.resolve()
+  }
+
+  private schedule() {
+    this.idle ??= new Promise<void>((resolve) => (this.markIdle = resolve))
+    setImmediate(() => this.flush())
+  }
+
+  private flush() {
+    const jobs = this.jobs
+    this.jobs = []
+    const rest = this.commit(jobs)
+    if (rest.length) {
+      this.jobs = rest.concat(this.jobs)
+      this.schedule()
+      return
+    }
+    if (this.jobs.length === 0) {
+      const done = this.markIdle
+      this.idle = null
+      this.markIdle = null
+      done?.()
+    }
+  }
+
+  /** One transaction over `jobs`; returns the jobs not run (the transaction was lost before them). */
+  private commit(jobs: Job[]): Job[] {
+    const db = this.db
+    try {
+      // IMMEDIATE: take the write lock first, so a database locked by another connection fails
+      // the whole batch once (after busy_timeout) instead of each request in turn.
+      db.exec('BEGIN IMMEDIATE')
+    } catch (e) {
+      for (const j of jobs) j.reject(e)
+      return []
+    }
+    const committed = db.writeLocked()
+    const done: { job: Job; value: unknown }[] = []
+    for (let i = 0; i < jobs.length; i++) {
+      const job = jobs[i] as Job
+      try {
+        db.exec('SAVEPOINT request')
+        const value = job.run()
+        db.exec('RELEASE request')
+        done.push({ job, value })
+      } catch (e) {
+        job.reject(e)
+        if (db.inTransaction) {
+          try {
+            db.exec('ROLLBACK TO request')
+            db.exec('RELEASE request')
+            continue
+          } catch {
+            // fall through: give up on this transaction
+          }
+        }
+        // The transaction is gone: the changes made so far in it are lost with it.
+        const why = e instanceof Error ? e.message : String(e)
+        this.abandon(done, new Error(`The transaction holding this change was rolled back (${why})`))
+        return jobs.slice(i + 1)
+      }
+    }
+    try {
+      db.exec('COMMIT')
+      committed()
+    } catch (e) {
+      this.abandon(done, e)
+      return []
+    }
+    for (const { job, value } of done) job.resolve(value)
+    return []
+  }
+
+  private abandon(done: { job: Job }[], error: unknown) {
+    try {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK')
+    } catch {
+      // already rolled back
+    }
+    for (const { job } of done) job.reject(error)
+  }
+}
