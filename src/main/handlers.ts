@@ -6,51 +6,21 @@
 import { AppError } from '../shared/errors'
 import { PALETTE_KINDS } from '../shared/palette'
 import { statSync } from 'node:fs'
-import type { AppInfo, Channel, ChannelParsedInput, ChannelResult, OfflineStoreInfo } from '../shared/ipc'
+import type { OfflineStoreInfo } from '../shared/ipc'
 import { capabilityStoreFor } from './api/capabilities'
 import { normalizeBaseUrl } from './api/transport'
-import type { CachedApi } from './cachedApi'
-import type { ConnectivityMonitor } from './connectivity'
-import { LOCAL_PROFILE_ID, type ProfileRegistry } from './profiles'
+import { LOCAL_PROFILE_ID } from './profiles'
 import { resourceRoutes } from './resources'
 import { externalOpenDecision } from './security'
 import { aboutInfo } from './desktop/about'
-import type { Desktop } from './desktop/desktop'
 import { desktopHandlers } from './desktop/handlers'
-import type { LocalWorkspace } from './localWorkspace'
 import { localWorkspaceHandlers } from './localWorkspaceHandlers'
 import { draftHandlers } from './draftHandlers'
 import { transferHandlers } from './transfer/handlers'
-import type { ActiveSession, SessionManager } from './session'
-import type { SyncCoordinator } from './sync'
+import type { ActiveSession } from './session'
+import type { Handlers } from './handlerContext'
 
-export interface HandlerContext {
-  session: SessionManager
-  profiles: ProfileRegistry
-  cached: CachedApi
-  sync: SyncCoordinator
-  connectivity: ConnectivityMonitor
-  info: AppInfo
-  /** The app's data folder (shown in About). */
-  userDataDir: string
-  openExternal: (url: string) => Promise<void>
-  /** Settings and updates (src/main/desktop). */
-  desktop: Desktop
-  /** The Local workspace (its backups; a copy's target). */
-  local: LocalWorkspace
-  /** Deadline of one request (a copy's sign-in to its target). */
-  fetchTimeoutMs: number
-  /** Aborts the running call with this id (calls.cancel); false when none runs. */
-  cancelCall(id: string): boolean
-  /** The signed-in session for this call (released by the core when the handler returns). */
-  lease(): Promise<ActiveSession>
-}
-
-export type Handler<C extends Channel> = (
-  input: ChannelParsedInput<C>,
-  ctx: HandlerContext
-) => Promise<ChannelResult<C>>
-export type Handlers = { [C in Channel]: Handler<C> }
+export type { Handler, HandlerContext, Handlers } from './handlerContext'
 
 /** Size on disk, items cached and changes waiting of a session's offline store. */
 function offlineInfo(s: ActiveSession): OfflineStoreInfo {

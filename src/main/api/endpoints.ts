@@ -93,18 +93,6 @@ export function endpoints(t: Transport) {
   ): Promise<z.output<S>> {
     return parseOne(schema, await request({ op, method: 'GET', path, auth: true, scope: 'item', what }), what)
   }
-  async function listOnce<S extends z.ZodType>(
-    op: string,
-    path: string,
-    schema: S,
-    what: string,
-    query?: Record<string, string>
-  ): Promise<z.output<S>[]> {
-    const call: Call = { op, method: 'GET', path, auth: true, scope: 'collection', what }
-    if (query) call.query = query
-    return parseList(schema, await request(call), what)
-  }
-
   /**
    * A whole list. Where the server pages lists (`skip`/`take`, decisions.md: the local service
    * does), it is read a page at a time: no answer grows past the transport's limit however long
@@ -119,23 +107,24 @@ export function endpoints(t: Transport) {
     what: string,
     query?: Record<string, string>
   ): Promise<z.output<S>[]> {
+    const base: Call = { op, method: 'GET', path, auth: true, scope: 'collection', what }
+    const once = async () => parseList(schema, await request(query ? { ...base, query } : base), what)
     const caps = t.capabilities
-    if (!caps || caps.get(LIST_PAGING) === 'not_offered') return listOnce(op, path, schema, what, query)
+    if (!caps || caps.get(LIST_PAGING) === 'not_offered') return once()
     const page = t.listPageSize ?? LIST_PAGE
     const firstId = (items: unknown[]) => (isRecord(items[0]) ? items[0].id : undefined)
     const out: z.output<S>[] = []
     const seen = new Set<unknown>()
     let first: unknown
     for (let skip = 0; ; skip += page) {
-      const call: Call = { op, method: 'GET', path, auth: true, scope: 'collection', what }
-      call.query = { ...query, skip: String(skip), take: String(page) }
+      const call: Call = { ...base, query: { ...query, skip: String(skip), take: String(page) } }
       let data: unknown
       try {
         data = await request(call)
       } catch (e) {
         if (skip > 0 || !AppError.is(e) || !PAGING_REFUSED.has(e.status ?? 0)) throw e
         caps.set(LIST_PAGING, 'not_offered')
-        return listOnce(op, path, schema, what, query)
+        return once()
       }
       if (!Array.isArray(data)) return parseList(schema, data, what) // throws the protocol error
       if (skip === 0) first = firstId(data)
