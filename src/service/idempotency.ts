@@ -156,14 +156,6 @@ export function idempotencyStorage(db: Db, now: () => number = Date.now) {
     prune,
     runOnce,
     /** `runOnce`, always as a Promise. */
-    async once(
-      userId: string,
-      key: string,
-      print: string,
-      run: () => unknown,
-      answer: (data: unknown) => StoredAnswer
-    ): Promise<Answered> {
-      return runOnce(userId, key, print, run, answer)
-    }
+    once: async (...args: Parameters<typeof runOnce>): Promise<Answered> => runOnce(...args)
   }
 }
