@@ -161,6 +161,40 @@ describe('application menu template', () => {
     expect(redo('win32')?.accelerator).toBe('Ctrl+Y')
   })
 
+  it('speaks the app’s language: every item labelled, the same items, keys and commands in German', () => {
+    const shape = (i: MenuItemSpec) => [i.id, i.role, i.command, i.accelerator, i.type, i.url].join('|')
+    for (const platform of PLATFORMS) {
+      const en = flattenMenu(buildMenuTemplate(opts(platform, true)))
+      const de = flattenMenu(buildMenuTemplate({ ...opts(platform, true), language: 'de' }))
+      expect(de.map(shape)).toEqual(en.map(shape))
+      for (const [i, item] of de.entries()) {
+        if (item.type === 'separator') continue
+        expect(item.label, shape(item)).toBeTruthy()
+        expect(en[i]?.label, shape(item)).toBeTruthy()
+      }
+      // Words that differ between the languages do differ (not a copy of the English table).
+      const differ = de.filter((item, i) => item.label !== undefined && item.label !== en[i]?.label)
+      expect(differ.length).toBeGreaterThan(de.filter((i) => i.label).length * 0.8)
+    }
+    const linux = buildMenuTemplate({ ...opts('linux'), language: 'de' })
+    expect(labels(linux)).toEqual(['&Datei', '&Bearbeiten', '&Ansicht', '&Gehe zu', '&Fenster', '&Hilfe'])
+    // Alt mnemonics of the menu bar stay distinct.
+    const letters = labels(linux).map((l) => l?.charAt((l?.indexOf('&') ?? 0) + 1).toLowerCase())
+    expect(new Set(letters).size).toBe(letters.length)
+    const mac = buildMenuTemplate({ ...opts('darwin'), language: 'de' })
+    expect(labels(mac)).toEqual([
+      'Agent Desk',
+      'Datei',
+      'Bearbeiten',
+      'Ansicht',
+      'Gehe zu',
+      'Fenster',
+      'Hilfe'
+    ])
+    expect(mac[0]?.submenu?.at(-1)?.label).toBe('Agent Desk beenden')
+    expect(flattenMenu(linux).find((i) => i.command === 'go.agents')?.label).toBe('Agenten')
+  })
+
   it('folds accelerator spellings per platform', () => {
     expect(normalizeAccelerator('Shift+CmdOrCtrl+Z', 'darwin')).toBe('cmd+shift+z')
     expect(normalizeAccelerator('CommandOrControl+Shift+Z', 'darwin')).toBe('cmd+shift+z')

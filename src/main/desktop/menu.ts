@@ -6,6 +6,7 @@
  */
 import type { MenuCommand } from '../../shared/menu'
 import { accelerator, shortcutById, VIEW_ORDER } from '../../shared/shortcuts'
+import { MENU_TEXT, type MenuLanguage, type MenuText } from './menuText'
 
 /** Electron roles the menu uses (the subset of MenuItemConstructorOptions['role']). */
 export type MenuRole =
@@ -59,6 +60,8 @@ export interface MenuOptions {
   isDev: boolean
   appName: string
   links: { documentation: string; reportProblem: string }
+  /** The app's language (the setting, or the system's when the app has it). Default English. */
+  language?: MenuLanguage
 }
 
 /** Where Help's items lead (the project's home and its issue tracker). */
@@ -68,6 +71,8 @@ export const HELP_LINKS = {
 } as const
 
 const separator = (): MenuItemSpec => ({ type: 'separator' })
+/** A menu's title: its `&` mnemonic is for Windows and Linux only. */
+const title = (mac: boolean, label: string) => (mac ? label.replace('&', '') : label)
 
 /** The accelerator of a shortcut of the app's one table (src/shared/shortcuts.ts). */
 function keysOf(id: string): string {
@@ -76,156 +81,158 @@ function keysOf(id: string): string {
   return accelerator(s.keys)
 }
 
-const VIEW_LABELS: Record<(typeof VIEW_ORDER)[number], string> = {
-  agents: 'Agents',
-  documents: 'Documents',
-  tools: 'Tools',
-  prompts: 'Prompts',
-  tags: 'Tags',
-  'api-tokens': 'API Tokens',
-  outbox: 'Outbox',
-  settings: 'Settings'
-}
-
 /** Go: the app's views, Ctrl/Cmd+1 … 8 in the order of the sidebar. */
-function goMenu(mac: boolean): MenuItemSpec {
+function goMenu(mac: boolean, t: MenuText): MenuItemSpec {
   return {
-    label: mac ? 'Go' : '&Go',
+    label: title(mac, t.go),
     submenu: VIEW_ORDER.map((v) => ({
       id: `go-${v}`,
-      label: VIEW_LABELS[v],
+      label: t.views[v],
       command: `go.${v}` as MenuCommand,
       accelerator: keysOf(`go.${v}`)
     }))
   }
 }
 
-function fileMenu(mac: boolean, o: MenuOptions): MenuItemSpec {
+function fileMenu(mac: boolean, o: MenuOptions, t: MenuText): MenuItemSpec {
   const submenu: MenuItemSpec[] = [
-    { id: 'new-here', label: 'New Item', command: 'new.here', accelerator: keysOf('newHere') },
-    { id: 'new-agent', label: 'New Agent', command: 'new.agent', accelerator: 'CmdOrCtrl+Shift+A' },
-    { id: 'new-document', label: 'New Document', command: 'new.document', accelerator: 'CmdOrCtrl+Shift+D' },
-    { id: 'new-tool', label: 'New Tool', command: 'new.tool', accelerator: 'CmdOrCtrl+Shift+T' },
-    { id: 'new-prompt', label: 'New Prompt', command: 'new.prompt', accelerator: 'CmdOrCtrl+Shift+P' },
-    { id: 'new-tag', label: 'New Tag', command: 'new.tag', accelerator: 'CmdOrCtrl+Shift+G' },
+    { id: 'new-here', label: t.newHere, command: 'new.here', accelerator: keysOf('newHere') },
+    { id: 'new-agent', label: t.newAgent, command: 'new.agent', accelerator: 'CmdOrCtrl+Shift+A' },
+    { id: 'new-document', label: t.newDocument, command: 'new.document', accelerator: 'CmdOrCtrl+Shift+D' },
+    { id: 'new-tool', label: t.newTool, command: 'new.tool', accelerator: 'CmdOrCtrl+Shift+T' },
+    { id: 'new-prompt', label: t.newPrompt, command: 'new.prompt', accelerator: 'CmdOrCtrl+Shift+P' },
+    { id: 'new-tag', label: t.newTag, command: 'new.tag', accelerator: 'CmdOrCtrl+Shift+G' },
     separator(),
-    { id: 'export', label: 'Export…', command: 'transfer.export' },
-    { id: 'import', label: 'Import…', command: 'transfer.import' },
+    { id: 'export', label: t.export, command: 'transfer.export' },
+    { id: 'import', label: t.import, command: 'transfer.import' },
     separator(),
-    { label: 'Close Window', role: 'close', accelerator: 'CmdOrCtrl+W' }
+    { label: t.closeWindow, role: 'close', accelerator: 'CmdOrCtrl+W' }
   ]
   if (!mac) {
     submenu.push(
       separator(),
-      { id: 'settings', label: 'Settings…', command: 'app.settings', accelerator: 'Ctrl+,' },
+      { id: 'settings', label: t.settings, command: 'app.settings', accelerator: 'Ctrl+,' },
       separator(),
       // Windows closes with Alt+F4 (the system's own); Linux desktops use Ctrl+Q.
       o.platform === 'win32'
-        ? { label: 'Exit', role: 'quit' }
-        : { label: 'Quit', role: 'quit', accelerator: 'Ctrl+Q' }
+        ? { label: t.exit, role: 'quit' }
+        : { label: t.quit, role: 'quit', accelerator: 'Ctrl+Q' }
     )
   }
-  return { label: mac ? 'File' : '&File', submenu }
+  return { label: title(mac, t.file), submenu }
 }
 
-function editMenu(mac: boolean, o: MenuOptions): MenuItemSpec {
+function editMenu(mac: boolean, o: MenuOptions, t: MenuText): MenuItemSpec {
   return {
-    label: mac ? 'Edit' : '&Edit',
+    label: title(mac, t.edit),
     submenu: [
-      { role: 'undo', accelerator: 'CmdOrCtrl+Z' },
-      { role: 'redo', accelerator: o.platform === 'win32' ? 'Ctrl+Y' : 'Shift+CmdOrCtrl+Z' },
+      { role: 'undo', label: t.undo, accelerator: 'CmdOrCtrl+Z' },
+      { role: 'redo', label: t.redo, accelerator: o.platform === 'win32' ? 'Ctrl+Y' : 'Shift+CmdOrCtrl+Z' },
       separator(),
-      { role: 'cut', accelerator: 'CmdOrCtrl+X' },
-      { role: 'copy', accelerator: 'CmdOrCtrl+C' },
-      { role: 'paste', accelerator: 'CmdOrCtrl+V' },
-      ...(mac ? [{ role: 'pasteAndMatchStyle', accelerator: 'Shift+Alt+CmdOrCtrl+V' } as const] : []),
-      { role: 'delete' },
+      { role: 'cut', label: t.cut, accelerator: 'CmdOrCtrl+X' },
+      { role: 'copy', label: t.copy, accelerator: 'CmdOrCtrl+C' },
+      { role: 'paste', label: t.paste, accelerator: 'CmdOrCtrl+V' },
+      ...(mac
+        ? [
+            {
+              role: 'pasteAndMatchStyle',
+              label: t.pasteAndMatchStyle,
+              accelerator: 'Shift+Alt+CmdOrCtrl+V'
+            } as const
+          ]
+        : []),
+      { role: 'delete', label: t.delete },
       separator(),
-      { role: 'selectAll', accelerator: 'CmdOrCtrl+A' }
+      { role: 'selectAll', label: t.selectAll, accelerator: 'CmdOrCtrl+A' }
     ]
   }
 }
 
-function viewMenu(mac: boolean, o: MenuOptions): MenuItemSpec {
+function viewMenu(mac: boolean, o: MenuOptions, t: MenuText): MenuItemSpec {
   const dev: MenuItemSpec[] = o.isDev
     ? [
-        { role: 'reload', accelerator: 'CmdOrCtrl+R' },
-        { role: 'forceReload', accelerator: 'Shift+CmdOrCtrl+R' },
-        { role: 'toggleDevTools', accelerator: mac ? 'Alt+Cmd+I' : 'Ctrl+Shift+I' },
+        { role: 'reload', label: t.reload, accelerator: 'CmdOrCtrl+R' },
+        { role: 'forceReload', label: t.forceReload, accelerator: 'Shift+CmdOrCtrl+R' },
+        { role: 'toggleDevTools', label: t.devTools, accelerator: mac ? 'Alt+Cmd+I' : 'Ctrl+Shift+I' },
         separator()
       ]
     : []
   return {
-    label: mac ? 'View' : '&View',
+    label: title(mac, t.view),
     submenu: [
-      { id: 'palette', label: 'Command Palette…', command: 'palette.open', accelerator: keysOf('palette') },
+      { id: 'palette', label: t.palette, command: 'palette.open', accelerator: keysOf('palette') },
       {
         id: 'shortcuts',
-        label: 'Keyboard Shortcuts',
+        label: t.shortcuts,
         command: 'shortcuts.open',
         accelerator: keysOf('cheatSheet')
       },
       separator(),
       ...dev,
-      { role: 'resetZoom', label: 'Actual Size', accelerator: 'CmdOrCtrl+0' },
-      { role: 'zoomIn', accelerator: 'CmdOrCtrl+Plus' },
-      { role: 'zoomOut', accelerator: 'CmdOrCtrl+-' },
+      { role: 'resetZoom', label: t.actualSize, accelerator: 'CmdOrCtrl+0' },
+      { role: 'zoomIn', label: t.zoomIn, accelerator: 'CmdOrCtrl+Plus' },
+      { role: 'zoomOut', label: t.zoomOut, accelerator: 'CmdOrCtrl+-' },
       separator(),
-      { role: 'togglefullscreen', accelerator: mac ? 'Ctrl+Cmd+F' : 'F11' },
+      { role: 'togglefullscreen', label: t.fullScreen, accelerator: mac ? 'Ctrl+Cmd+F' : 'F11' },
       separator(),
       {
-        label: 'Theme',
+        label: t.theme,
         submenu: [
-          { id: 'theme-system', label: 'Match System', command: 'theme.system' },
-          { id: 'theme-light', label: 'Light', command: 'theme.light' },
-          { id: 'theme-dark', label: 'Dark', command: 'theme.dark' }
+          { id: 'theme-system', label: t.themeSystem, command: 'theme.system' },
+          { id: 'theme-light', label: t.themeLight, command: 'theme.light' },
+          { id: 'theme-dark', label: t.themeDark, command: 'theme.dark' }
         ]
       }
     ]
   }
 }
 
-function windowMenu(mac: boolean): MenuItemSpec {
+function windowMenu(mac: boolean, t: MenuText): MenuItemSpec {
   return {
-    label: mac ? 'Window' : '&Window',
+    label: title(mac, t.window),
     role: 'window',
     submenu: mac
-      ? [{ role: 'minimize', accelerator: 'CmdOrCtrl+M' }, { role: 'zoom' }, separator(), { role: 'front' }]
-      : [{ role: 'minimize', accelerator: 'CmdOrCtrl+M' }]
+      ? [
+          { role: 'minimize', label: t.minimize, accelerator: 'CmdOrCtrl+M' },
+          { role: 'zoom', label: t.zoom },
+          separator(),
+          { role: 'front', label: t.front }
+        ]
+      : [{ role: 'minimize', label: t.minimize, accelerator: 'CmdOrCtrl+M' }]
   }
 }
 
-function helpMenu(mac: boolean, o: MenuOptions): MenuItemSpec {
+function helpMenu(mac: boolean, o: MenuOptions, t: MenuText): MenuItemSpec {
   const submenu: MenuItemSpec[] = [
     {
       id: 'documentation',
-      label: 'Documentation',
+      label: t.documentation,
       command: 'help.documentation',
       url: o.links.documentation
     },
-    { id: 'report-problem', label: 'Report a Problem…', command: 'help.report', url: o.links.reportProblem }
+    { id: 'report-problem', label: t.reportProblem, command: 'help.report', url: o.links.reportProblem }
   ]
   // On macOS, About is in the app menu.
-  if (!mac) submenu.push(separator(), { id: 'about', label: `About ${o.appName}`, command: 'app.about' })
-  return { label: mac ? 'Help' : '&Help', role: 'help', submenu }
+  if (!mac) submenu.push(separator(), { id: 'about', label: t.about(o.appName), command: 'app.about' })
+  return { label: title(mac, t.help), role: 'help', submenu }
 }
 
-function appMenu(o: MenuOptions): MenuItemSpec {
+function appMenu(o: MenuOptions, t: MenuText): MenuItemSpec {
   // The first menu on macOS is the app menu (its title is the app's name whatever the label).
   return {
     label: o.appName,
     submenu: [
-      { id: 'about', label: `About ${o.appName}`, command: 'app.about' },
+      { id: 'about', label: t.about(o.appName), command: 'app.about' },
       separator(),
-      { id: 'settings', label: 'Settings…', command: 'app.settings', accelerator: 'Cmd+,' },
+      { id: 'settings', label: t.settings, command: 'app.settings', accelerator: 'Cmd+,' },
       separator(),
-      { role: 'services' },
+      { role: 'services', label: t.services },
       separator(),
-      { label: `Hide ${o.appName}`, role: 'hide', accelerator: 'Cmd+H' },
-      { role: 'hideOthers', accelerator: 'Cmd+Alt+H' },
-      { label: 'Show All', role: 'unhide' },
+      { label: t.hide(o.appName), role: 'hide', accelerator: 'Cmd+H' },
+      { role: 'hideOthers', label: t.hideOthers, accelerator: 'Cmd+Alt+H' },
+      { label: t.showAll, role: 'unhide' },
       separator(),
-      { label: `Quit ${o.appName}`, role: 'quit', accelerator: 'Cmd+Q' }
+      { label: t.quitApp(o.appName), role: 'quit', accelerator: 'Cmd+Q' }
     ]
   }
 }
@@ -233,14 +240,15 @@ function appMenu(o: MenuOptions): MenuItemSpec {
 /** The whole menu bar for one platform. */
 export function buildMenuTemplate(o: MenuOptions): MenuItemSpec[] {
   const mac = o.platform === 'darwin'
+  const t = MENU_TEXT[o.language ?? 'en']
   return [
-    ...(mac ? [appMenu(o)] : []),
-    fileMenu(mac, o),
-    editMenu(mac, o),
-    viewMenu(mac, o),
-    goMenu(mac),
-    windowMenu(mac),
-    helpMenu(mac, o)
+    ...(mac ? [appMenu(o, t)] : []),
+    fileMenu(mac, o, t),
+    editMenu(mac, o, t),
+    viewMenu(mac, o, t),
+    goMenu(mac, t),
+    windowMenu(mac, t),
+    helpMenu(mac, o, t)
   ]
 }
 

@@ -220,12 +220,26 @@ export function startApp(paths: AppPaths): void {
       openExternal: (url) => shell.openExternal(url)
     })
     unregister = registerIpc(core, appUrl)
-    installMenu({ isDev: paths.devBuild, appUrl, window: () => (win && !win.isDestroyed() ? win : null) })
     language = () => questionLanguage(desktop.state().settings.language, app.getLocale())
+    const menu = {
+      isDev: paths.devBuild,
+      appUrl,
+      window: () => (win && !win.isDestroyed() ? win : null),
+      language: () => language()
+    }
+    installMenu(menu)
+    // The menu speaks the app's language: built again when the setting changes it.
+    let menuLanguage = language()
+    const stopMenuLanguage = desktop.onChange(() => {
+      if (language() === menuLanguage) return
+      menuLanguage = language()
+      installMenu(menu)
+    })
     win = openWindow(paths, appUrl)
     const stopNotifications = watchFailedReplays(core, () => win)
     stopDesktop = () => {
       stopNotifications()
+      stopMenuLanguage()
       updates.stop()
     }
     app.on('activate', () => {

@@ -7,6 +7,7 @@ import { app, BrowserWindow, Menu, shell, type MenuItemConstructorOptions } from
 import { wireEvent, type IpcEvents } from '../../shared/ipc'
 import { isMenuCommand, type MenuCommand } from '../../shared/menu'
 import { buildMenuTemplate, HELP_LINKS, type MenuItemSpec } from '../desktop/menu'
+import type { MenuLanguage } from '../desktop/menuText'
 import { externalOpenDecision, isTrustedSender } from '../security'
 
 export interface MenuWiring {
@@ -14,6 +15,8 @@ export interface MenuWiring {
   appUrl: string
   /** The window a command is for (created again on macOS when all were closed). */
   window: () => BrowserWindow | null
+  /** The app's language now (the menu is built again when it changes). */
+  language: () => MenuLanguage
 }
 
 function send(w: MenuWiring, command: MenuCommand): void {
@@ -41,12 +44,14 @@ function toElectron(item: MenuItemSpec, w: MenuWiring): MenuItemConstructorOptio
   return out
 }
 
+/** Sets the application menu in the app's language now; call again after the language changed. */
 export function installMenu(w: MenuWiring): void {
   const template = buildMenuTemplate({
     platform: process.platform,
     isDev: w.isDev,
     appName: app.name,
-    links: HELP_LINKS
+    links: HELP_LINKS,
+    language: w.language()
   })
   Menu.setApplicationMenu(Menu.buildFromTemplate(template.map((i) => toElectron(i, w))))
 }
