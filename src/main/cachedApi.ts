@@ -115,8 +115,13 @@ export class CachedApi {
       const previous = s.cache.getList(resource, scope)
       if (previous) pending = (previous.value as T[]).filter((i) => isLocalId(i.id) && !known.has(i.id))
     }
-    // One transaction: every item merged with what is cached, and the list's membership.
-    const data = s.cache.putList(resource, scope, pending.length ? [...pending, ...fresh] : fresh, at)
+    // Every item merged with what is cached, then the list's membership (in steps: main stays free).
+    const data = await s.cache.putListInSteps(
+      resource,
+      scope,
+      pending.length ? [...pending, ...fresh] : fresh,
+      at
+    )
     this.synced(s, at)
     return { data, source: 'network', syncedAt: at, offline: false }
   }

@@ -263,3 +263,45 @@ describe('remapId', () => {
     ])
   })
 })
+
+describe('long lists in steps', () => {
+  it('leaves main free between steps, writes the list whole at the end, and keeps a change made meanwhile', async () => {
+    const { cache } = t.open()
+    const old = Array.from({ length: 3 }, (_, i) => ({ id: `a${i}`, name: `old ${i}` }))
+    cache.putList<AgentLike>('agents', '', old, T1)
+    const items = Array.from({ length: 2_000 }, (_, i) => ({ id: `a${i}`, name: `new ${i}` }))
+    let turns = 0
+    let done = false
+    const tick = () => {
+      turns += 1
+      if (!done) setImmediate(tick)
+    }
+    setImmediate(tick)
+    const writing = cache.putListInSteps<AgentLike>('agents', '', items, T2)
+    // Meanwhile: a reader sees the previous list as it was, and an edit lands on a listed item.
+    expect(cache.getList('agents', '')).toEqual({ value: old, syncedAt: T1 })
+    cache.putItem<AgentLike>('agents', { id: 'a1', name: 'old 1', metadata: { mine: true } }, null)
+    const stored = await writing
+    done = true
+    expect(turns).toBeGreaterThan(1) // the event loop turned between the steps
+    const list = cache.getList<AgentLike>('agents', '')
+    expect(list?.syncedAt).toBe(T2)
+    expect(list?.value.map((a) => a.name)).toEqual(items.map((a) => a.name))
+    // The edit made between the steps is merged under the server's item, not overwritten.
+    expect(stored[1]).toEqual({ id: 'a1', name: 'new 1', metadata: { mine: true } })
+    expect(cache.getItem('agents', 'a1')?.value).toEqual({
+      id: 'a1',
+      name: 'new 1',
+      metadata: { mine: true }
+    })
+  })
+
+  it('checks every item before writing anything', async () => {
+    const { cache } = t.open()
+    cache.putList<AgentLike>('agents', '', [{ id: 'a0', name: 'kept' }], T1)
+    const bad = [...Array.from({ length: 1_000 }, (_, i) => ({ id: `b${i}` })), { name: 'no id' }]
+    await expect(cache.putListInSteps('agents', '', bad as AgentLike[], T2)).rejects.toThrow(/id/)
+    expect(cache.getList('agents', '')).toEqual({ value: [{ id: 'a0', name: 'kept' }], syncedAt: T1 })
+    expect(cache.getItem('agents', 'b0')).toBeNull()
+  })
+})

@@ -4,6 +4,7 @@
  */
 import { type Db, isCorruption, markForRebuild, scalar } from './db'
 import { type JsonRecord, isPlainObject, mergeItem, replaceString, scrub } from './merge'
+import { listSteps } from './listWrite'
 import { RESOURCES, type CacheStore, type Cached, type NamedRow, type Resource } from './types'
 
 function checkResource(resource: string): void {
@@ -56,11 +57,9 @@ export class SqliteCacheStore implements CacheStore {
       clearMembers: db.prepare('DELETE FROM list_items WHERE resource = ? AND scope = ?'),
       addMember: db.prepare('INSERT INTO list_items (resource, scope, position, id) VALUES (?, ?, ?, ?)'),
       removeMember: db.prepare('DELETE FROM list_items WHERE resource = ? AND id = ?'),
-      members: db
-        .prepare(
-          `SELECT l.id, i.json FROM list_items l LEFT JOIN items i ON i.resource = l.resource AND i.id = l.id
-           WHERE l.resource = ? AND l.scope = ? ORDER BY l.position`
-        )
+      totalChanges: db.prepare('SELECT total_changes()').raw(true),
+      memberIds: db
+        .prepare('SELECT id FROM list_items WHERE resource = ? AND scope = ? ORDER BY position')
         .raw(true),
       catalogue: db.prepare('SELECT json FROM items WHERE resource = ? ORDER BY seq DESC').raw(true),
       // Names for the palette: SQLite reads the two fields, so no item is parsed in JavaScript.
@@ -102,19 +101,24 @@ export class SqliteCacheStore implements CacheStore {
     }
   }
 
-  /** Merges and writes one item (inside the caller's transaction); returns the merged value. */
-  private upsert(resource: Resource, item: JsonRecord & { id: string }, syncedAt: string | null): JsonRecord {
-    const row = this.s.itemJson.get(resource, item.id) as unknown[] | undefined
+  /** An item merged onto its stored row (`row`: [json, synced_at] or undefined). */
+  private merged(resource: Resource, item: JsonRecord & { id: string }, row: unknown[] | undefined) {
     const prev = row ? (JSON.parse(String(row[0])) as JsonRecord) : null
-    const merged = scrub(
+    const value = scrub(
       resource,
       mergeItem(prev === null ? null : scrub(resource, prev), scrub(resource, item))
     )
-    merged.id = item.id
-    const json = JSON.stringify(merged)
+    value.id = item.id
+    return { value, json: JSON.stringify(value) }
+  }
+
+  /** Merges and writes one item (inside the caller's transaction); returns the merged value. */
+  private upsert(resource: Resource, item: JsonRecord & { id: string }, syncedAt: string | null): JsonRecord {
+    const row = this.s.itemJson.get(resource, item.id) as unknown[] | undefined
+    const { value, json } = this.merged(resource, item, row)
     if (!row || row[0] !== json || row[1] !== syncedAt)
       this.s.upsertItem.run(resource, item.id, json, syncedAt)
-    return merged
+    return value
   }
 
   putList<T extends { id: string }>(
@@ -123,50 +127,72 @@ export class SqliteCacheStore implements CacheStore {
     items: T[],
     syncedAt: string | null
   ): T[] {
-    checkResource(resource)
-    if (!Array.isArray(items)) throw new TypeError('putList needs an array of items')
+    const steps = this.listSteps(resource, scope, items, syncedAt)
     return this.write(
-      () => items.map((i) => scrub(resource, mergeItem(null, i as unknown as JsonRecord)) as unknown as T),
+      () => steps.fallback(),
       () =>
         this.db.transaction(() => {
-          this.s.putHead.run(resource, scope, syncedAt)
-          const seen = new Set<string>()
-          const order: (JsonRecord & { id: string })[] = []
-          for (const item of items) {
-            checkItem(item)
-            if (seen.has(item.id)) continue
-            seen.add(item.id)
-            order.push(item)
+          for (;;) {
+            const r = steps.run.next()
+            if (r.done) return r.value
           }
-          // One read of the current members and their stored JSON.
-          const current = this.s.members.all(resource, scope) as unknown[][]
-          const stored = new Map<string, unknown>()
-          let same = current.length === order.length
-          for (let i = 0; i < current.length; i++) {
-            const row = current[i] as unknown[]
-            stored.set(row[0] as string, row[1])
-            if (same) same = row[0] === (order[i] as { id: string }).id
-          }
-          // Membership is rewritten only when it changed.
-          if (!same) {
-            this.s.clearMembers.run(resource, scope)
-            order.forEach((item, position) => this.s.addMember.run(resource, scope, position, item.id))
-          }
-          // Newly seen items enter the catalogue bottom-up, so "newest seen first" keeps the server's
-          // order. An item whose JSON equals the stored one is left as it is (merging it would change
-          // nothing; the list's sync time now covers it); only the others are merged and written.
-          const merged = new Array<T>(order.length)
-          for (let i = order.length - 1; i >= 0; i--) {
-            const item = order[i] as JsonRecord & { id: string }
-            const clean = scrub(resource, item)
-            const json = stored.get(item.id)
-            merged[i] = (typeof json === 'string' && JSON.stringify(clean) === json
-              ? clean
-              : this.upsert(resource, item, syncedAt)) as unknown as T
-          }
-          return merged
         })()
     )
+  }
+
+  async putListInSteps<T extends { id: string }>(
+    resource: Resource,
+    scope: string,
+    items: T[],
+    syncedAt: string | null
+  ): Promise<T[]> {
+    const steps = this.listSteps(resource, scope, items, syncedAt)
+    for (;;) {
+      const r = this.write(
+        () => ({ done: true as const, value: steps.fallback() }),
+        () => this.db.transaction(() => steps.run.next())()
+      )
+      if (r.done) return r.value
+      await new Promise<void>((resolve) => setImmediate(resolve))
+    }
+  }
+
+  /** putList's work as steps (listWrite.ts); every item is checked before the first. */
+  private listSteps<T extends { id: string }>(
+    resource: Resource,
+    scope: string,
+    items: T[],
+    syncedAt: string | null
+  ) {
+    checkResource(resource)
+    if (!Array.isArray(items)) throw new TypeError('putList needs an array of items')
+    const seen = new Set<string>()
+    const order: (JsonRecord & { id: string })[] = []
+    for (const item of items) {
+      checkItem(item)
+      if (seen.has(item.id)) continue
+      seen.add(item.id)
+      order.push(item)
+    }
+    const s = this.s
+    const run = listSteps<T>(order, {
+      stored: (id) => s.itemJson.get(resource, id) as unknown[] | undefined,
+      clean: (item) => scrub(resource, item),
+      merged: (item, row) => this.merged(resource, item, row),
+      upsert: (item) => this.upsert(resource, item, syncedAt),
+      write: (id, json) => s.upsertItem.run(resource, id, json, syncedAt),
+      changes: () => (s.totalChanges.get() as unknown[])[0],
+      memberIds: () => (s.memberIds.all(resource, scope) as unknown[][]).map((r) => r[0]),
+      setMembers: (ids) => {
+        s.clearMembers.run(resource, scope)
+        ids.forEach((id, position) => s.addMember.run(resource, scope, position, id))
+      },
+      putHead: () => s.putHead.run(resource, scope, syncedAt)
+    })
+    /** What the list would hold (when the file is damaged and nothing is written). */
+    const fallback = () =>
+      items.map((i) => scrub(resource, mergeItem(null, i as unknown as JsonRecord)) as unknown as T)
+    return { run, fallback }
   }
 
   getList<T>(resource: Resource, scope: string): Cached<T[]> | null {

@@ -51,6 +51,18 @@ export interface CacheStore {
     items: T[],
     syncedAt: string | null
   ): T[]
+  /**
+   * putList for long lists read from a server: the same result, written in short transactions
+   * with the event loop free between them (a 10,000-item list never blocks main for long). The
+   * items are checked before anything is written; the membership changes in the last step, so
+   * a reader meanwhile sees the previous list (with some items already newer).
+   */
+  putListInSteps<T extends { id: string }>(
+    resource: Resource,
+    scope: string,
+    items: T[],
+    syncedAt: string | null
+  ): Promise<T[]>
   /** The list's items in stored order, or null when that list was never stored. */
   getList<T>(resource: Resource, scope: string): Cached<T[]> | null
   /** Merges and stores one item (it enters the catalogue); returns the merged item. */

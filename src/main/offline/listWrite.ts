@@ -1,0 +1,68 @@
+/**
+ * How the cache stores a list read from a server (SqliteCacheStore.putList / putListInSteps):
+ * first what to write, in steps of LIST_STEP items with only reads (each item scrubbed, compared
+ * with its row and merged onto it); then every write in one go: the items whose rows did not
+ * change meanwhile as planned (others merged again), the membership and the list's sync time.
+ * Run apart, only the last step writes, so a list is still stored whole or not at all.
+ */
+import type { JsonRecord } from './merge'
+
+/** Items per step (each step is one short transaction when run apart). */
+export const LIST_STEP = 500
+
+type Item = JsonRecord & { id: string }
+
+export interface ListWrite {
+  /** The item's stored row ([json, synced_at]), if any. */
+  stored(id: string): unknown[] | undefined
+  /** The item without what the cache never keeps. */
+  clean(item: Item): JsonRecord
+  /** The item merged onto its row, and that as JSON. */
+  merged(item: Item, row: unknown[] | undefined): { value: JsonRecord; json: string }
+  /** Merges onto the row as it is now and writes. */
+  upsert(item: Item): JsonRecord
+  write(id: string, json: string): void
+  /** A number that changes whenever the connection writes (SQLite's total_changes()). */
+  changes(): unknown
+  memberIds(): unknown[]
+  setMembers(ids: string[]): void
+  putHead(): void
+}
+
+/** The steps over `order` (unique, checked items): yields between steps, returns the merged items. */
+export function* listSteps<T>(order: Item[], w: ListWrite): Generator<void, T[]> {
+  const plan = (item: Item) => {
+    const row = w.stored(item.id)
+    const clean = w.clean(item)
+    // An item whose JSON equals the stored one is left as it is (merging it would change
+    // nothing; the list's sync time covers it); only the others are merged and written.
+    if (row && row[0] === JSON.stringify(clean)) return { row: row[0], value: clean, json: null }
+    return { row: row?.[0], ...w.merged(item, row) }
+  }
+  const plans = new Array<ReturnType<typeof plan>>(order.length)
+  const changesBefore = w.changes()
+  for (let i = 0; i < order.length; i++) {
+    plans[i] = plan(order[i] as Item)
+    if (i % LIST_STEP === LIST_STEP - 1) yield
+  }
+  // Rows are read again only when the connection wrote anything since they were planned.
+  const recheck = w.changes() !== changesBefore
+  // Newly seen items enter the catalogue bottom-up, so "newest seen first" keeps the server's order.
+  const merged = new Array<T>(order.length)
+  for (let i = order.length - 1; i >= 0; i--) {
+    const item = order[i] as Item
+    const p = plans[i] as ReturnType<typeof plan>
+    if (recheck && w.stored(item.id)?.[0] !== p.row) merged[i] = w.upsert(item) as unknown as T
+    else {
+      if (p.json !== null) w.write(item.id, p.json)
+      merged[i] = p.value as unknown as T
+    }
+  }
+  // Membership is rewritten only when it changed.
+  const current = w.memberIds()
+  let same = current.length === order.length
+  for (let i = 0; same && i < current.length; i++) same = current[i] === order[i]?.id
+  if (!same) w.setMembers(order.map((i) => i.id))
+  w.putHead()
+  return merged
+}
