@@ -93,6 +93,36 @@ test('settings: the language switches at run time and stays German across a rest
   await expect(page.locator('html')).toHaveAttribute('lang', 'en')
 })
 
+test('settings: in German the list pages speak German too (titles, buttons, search, sort, hints)', async ({
+  app
+}) => {
+  const { page } = app
+  await openLocalWorkspace(page)
+  await tid(page, 'nav-settings').click()
+  await tid(page, 'settings-language-de').click()
+  await expect(page.locator('.settings-view h2')).toHaveText('Einstellungen')
+  const views = [
+    { nav: 'nav-documents', title: 'Dokumente', button: 'Neues Dokument', search: 'Nach Name suchen…' },
+    { nav: 'nav-tools', title: 'Werkzeuge', button: 'Neues Werkzeug', search: 'Nach Name suchen…' },
+    { nav: 'nav-prompts', title: 'Prompts', button: 'Neuer Prompt', search: 'Nach Name suchen…' },
+    { nav: 'nav-api-tokens', title: 'API-Tokens', button: 'Neues Token', search: 'Nach Beschreibung suchen…' }
+  ]
+  for (const v of views) {
+    await tid(page, v.nav).click()
+    await expect(page.locator('.rll h2').first()).toContainText(v.title)
+    await expect(tid(page, 'new-button')).toHaveText(v.button)
+    await expect(tid(page, 'list-filter')).toHaveAttribute('placeholder', v.search)
+    await expect(tid(page, 'sort')).toContainText(/zuerst|Name/)
+    // No English is left on the page's own controls.
+    const words = await page
+      .locator('.rll button, .rll h2, .n-empty__description, .detail-placeholder')
+      .allInnerTexts()
+    expect(words.join(' ')).not.toMatch(/\b(New|Select|Search|Newest|Oldest|Back to|yet|Try again)\b/)
+  }
+  await tid(page, 'new-button').click()
+  await expect(page.locator('.detail-pane__title')).toHaveText('Neues API-Token')
+})
+
 test('settings: offline data shows its size and Clear empties it after asking', async ({ app }) => {
   const { page } = app
   await openLocalWorkspace(page)

@@ -11,12 +11,8 @@ import { valueOptions } from '../labels'
  */
 export type SortKey = 'name-asc' | 'name-desc' | 'newest' | 'oldest'
 
-export const SORT_OPTIONS: { label: string; value: SortKey }[] = [
-  { label: 'Name A–Z', value: 'name-asc' },
-  { label: 'Name Z–A', value: 'name-desc' },
-  { label: 'Newest first', value: 'newest' },
-  { label: 'Oldest first', value: 'oldest' }
-]
+/** The sort orders, in the order the sort menu offers them (labels: locales/<locale>/resources.json). */
+export const SORT_KEYS: readonly SortKey[] = ['name-asc', 'name-desc', 'newest', 'oldest']
 
 const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true })
 

@@ -4,24 +4,18 @@ import type { DetailDescriptor, ResourceDescriptor } from './types'
 
 /** API tokens: masked previews only; the new value is shown once by the create form. */
 export const apiTokens: ResourceDescriptor<TokenRow, ApiTokenCreate> = {
-  title: 'API tokens',
   path: '/api-tokens',
   noun: 'API token',
   plural: 'API tokens',
   testid: 'token',
   useStore: useApiTokensStore,
   query: { name: (t) => t.description, date: (t) => t.createdAt },
-  filterPlaceholder: 'Search by description…',
+  searchByDescription: true,
   row: {
     title: (t) => t.description || '(no description)',
     meta: (t) => t.tokenPreview ?? '••••',
     metaCode: true
   },
-  emptyText: (filtered) => (filtered ? 'No tokens match the filter' : 'No API tokens yet'),
-  newLabel: 'New token',
-  createTitle: 'New API token',
-  notFound: 'Token not found',
-  hint: 'Select a token, or create one',
   placeholderCreate: true,
   create: (input) => useApiTokensStore().create(input),
   createLabel: (input) => `Create API token “${input.description}”`,

@@ -2,27 +2,18 @@ import type { ListQueryOptions } from '../composables/useListQuery'
 import type { RowDescriptor } from './types'
 import { valueLabel } from '../labels'
 
-const capital = (s: string) => `${s.charAt(0).toUpperCase()}${s.slice(1)}`
-
 /**
- * The names a resource takes from its noun ("tool"): the page title "Tools", route `/tools`, test
- * ids `tool-…`, "New tool", "Tool not found", the empty list's text ("No tools yet", then
- * `emptyMore`), the create draft key and the detail pane's prop, and how a queued create is named
- * in the outbox ("Create tool “X”").
+ * The names a resource takes from its noun ("tool"): route `/tools`, test ids `tool-…`, the
+ * create draft key, the detail pane's prop, and how a queued create is named in the outbox
+ * ("Create tool “X”"). Its words for the screen are in locales/<locale>/resources.json.
  */
-export function namedResource(noun: string, emptyMore = '') {
+export function namedResource(noun: string) {
   const plural = `${noun}s`
   return {
-    title: capital(plural),
     path: `/${plural}`,
     noun,
     plural,
     testid: noun,
-    newLabel: `New ${noun}`,
-    createTitle: `New ${noun}`,
-    notFound: `${capital(noun)} not found`,
-    emptyText: (filtered: boolean) =>
-      filtered ? `No ${plural} match the filter` : `No ${plural} yet${emptyMore}`,
     createLabel: (input: { name?: string }) => `Create ${noun} “${input.name ?? ''}”`,
     draftKey: `${noun}-create`,
     detailProp: noun

@@ -6,10 +6,9 @@ import type { ResourceDescriptor } from './types'
 
 /** Documents: 10,000-row list with type filter; rows drag onto agents to link them. */
 export const documents: ResourceDescriptor<Document, DocumentCreate> = {
-  ...namedResource('document', ' — create one'),
+  ...namedResource('document'),
   useStore: useDocumentsStore,
   ...typedList<Document>(DOCUMENT_TYPES, 'document', (d) => d.url),
-  hint: 'Select a document, or create one',
   placeholderCreate: true,
   create: (input) => useDocumentsStore().create(input)
 }

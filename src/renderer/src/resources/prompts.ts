@@ -17,7 +17,6 @@ export const prompts: ResourceDescriptor<Prompt, PromptUpdate> = {
   },
   createChannel: 'prompts.create',
   listChannel: 'prompts.list',
-  hint: 'Select a prompt or open one by its id',
   create: (input) =>
     usePromptsStore().create({ ...input, name: input.name ?? '', template: input.template ?? '' }),
   openErrorText: (err, id) => (err.kind === 'not_found' ? `No prompt has the id “${id}”` : err.message),

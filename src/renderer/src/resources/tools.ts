@@ -10,7 +10,6 @@ export const tools: ResourceDescriptor<Tool, ToolUpdate> = {
   useStore: useToolsStore,
   ...typedList<Tool>(TOOL_TYPES, 'tool', (d) => d.description),
   createChannel: 'tools.create',
-  hint: 'Select a tool',
   // The create form always sends name and type (validated with ToolCreate).
   create: (input) =>
     useToolsStore().create({ ...input, name: input.name ?? '', type: input.type ?? 'SEARCH' })

@@ -43,16 +43,17 @@ export interface RowDescriptor<T> {
 }
 
 /**
- * A resource as the renderer shows it: its list (row, search, filters, sorts), its texts, where
+ * A resource as the renderer shows it: its list (row, search, filters, sorts), where
  * its create form and detail pane come from, and how a create is sent. One descriptor per
  * resource in `src/renderer/src/resources/`; the generic `ResourceListPage` renders any of them.
+ *
+ * Its words (title, "New …", empty list, not found, hint) are messages in
+ * `i18n/locales/<locale>/resources.json` under its `testid`, so they follow the language.
  *
  * Descriptors stay free of zod: they are read at first paint. The form and detail components
  * (which bring the schemas) are loaded when first shown.
  */
 export interface ResourceDescriptor<T extends { id: string }, C = never> {
-  /** "Documents". */
-  title: string
   /** The page's route, `/documents`; an item is `/documents/:id`. */
   path: string
   /** For messages: "document" / "documents". */
@@ -65,20 +66,14 @@ export interface ResourceDescriptor<T extends { id: string }, C = never> {
   query: ListQueryOptions<T>
   /** Offer the type filter. */
   typeFilter?: boolean
-  filterPlaceholder?: string
+  /** The search field searches descriptions, not names. */
+  searchByDescription?: boolean
   row: RowDescriptor<T>
-  /** The list's empty text: `filtered` when a search or filter is on. */
-  emptyText: (filtered: boolean) => string
-  /** The create button ("New document") and the create form's heading. */
-  newLabel: string
-  createTitle: string
   /** The operation creating needs; where the server does not offer it the button is disabled. */
   createChannel?: Channel
   /** The operation listing needs, where a server may not offer it: items are then opened by id. */
   listChannel?: Channel
-  /** The detail pane's placeholder texts, and whether it offers a create button. */
-  notFound: string
-  hint: string
+  /** The detail pane's placeholder offers a create button. */
   placeholderCreate?: boolean
   /** Sends a create; `label` names it in the outbox when queued. */
   create: (input: C) => Promise<WriteOutcome>
