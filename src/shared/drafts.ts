@@ -5,22 +5,9 @@
  */
 import { z } from 'zod'
 import { JsonObject } from './common'
+import { SECRET_KEY } from './secretKeys'
 
-/** Keys that look like a secret: dropped from every draft. */
-export const SECRET_KEY = /token|password|secret/i
-
-/** `value` without any key that looks like a secret, at any depth. */
-export function scrubSecrets(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(scrubSecrets)
-  if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {}
-    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-      if (!SECRET_KEY.test(k)) out[k] = scrubSecrets(v)
-    }
-    return out
-  }
-  return value
-}
+export { SECRET_KEY, scrubSecrets } from './secretKeys'
 
 /** A draft's key: the form and the item (`tool-edit:<id>`, `agent-create`). */
 export const DraftKey = z

@@ -5,7 +5,7 @@
  * sent (main drops them too). Drafts an older version kept in localStorage move over once.
  */
 import { shallowRef } from 'vue'
-import { scrubSecrets } from '../../../shared/drafts'
+import { scrubSecrets } from '../../../shared/secretKeys'
 import { desk } from '../desk'
 
 type Draft = Record<string, unknown>

@@ -1,7 +1,7 @@
 import { reactive, ref, watch, getCurrentScope, onScopeDispose, type Ref } from 'vue'
 import type { z } from 'zod'
 import type { AppErrorData } from '../../../shared/errors'
-import { SECRET_KEY } from '../../../shared/drafts'
+import { SECRET_KEY } from '../../../shared/secretKeys'
 import { draftsLoaded, readDraft, removeDraft, writeDraft } from './drafts'
 
 function clone<V>(v: V): V {
