@@ -93,9 +93,7 @@ test('settings: the language switches at run time and stays German across a rest
   await expect(page.locator('html')).toHaveAttribute('lang', 'en')
 })
 
-test('settings: in German the list pages speak German too (titles, buttons, search, sort, hints)', async ({
-  app
-}) => {
+test('settings: in German the list pages and the sign-in screen speak German too', async ({ app }) => {
   const { page } = app
   await openLocalWorkspace(page)
   await tid(page, 'nav-settings').click()
@@ -121,6 +119,12 @@ test('settings: in German the list pages speak German too (titles, buttons, sear
   }
   await tid(page, 'new-button').click()
   await expect(page.locator('.detail-pane__title')).toHaveText('Neues API-Token')
+  // Signed out, the sign-in screen speaks German as well.
+  await tid(page, 'signout-button').click()
+  await tid(page, 'signout-confirm').click()
+  await expect(tid(page, 'local-workspace-button')).toHaveText('Lokalen Arbeitsbereich öffnen')
+  await expect(tid(page, 'signin-form')).toContainText('E-Mail und Passwort')
+  await expect(tid(page, 'signin-submit')).toHaveText('Anmelden')
 })
 
 test('settings: offline data shows its size and Clear empties it after asking', async ({ app }) => {

@@ -4,6 +4,7 @@ import { useSessionStore } from '../../stores/session'
 import { toAppError } from '../../composables/useErrors'
 import { CallScope, withCallScope } from '../../composables/callScope'
 import { desk } from '../../desk'
+import { i18n } from '../../i18n'
 
 export type SignInBusy = null | 'local' | 'password' | 'token' | 'signup' | 'profile'
 
@@ -11,7 +12,7 @@ export type SignInBusy = null | 'local' | 'password' | 'token' | 'signup' | 'pro
 function humanSignInError(e: AppErrorData): AppErrorData {
   if (e.kind === 'unauthorized' || e.kind === 'forbidden') {
     const generic = !e.message || /not authenticated|unauthori[sz]ed|forbidden/i.test(e.message)
-    return { ...e, message: generic ? 'Wrong e-mail or password' : e.message }
+    return { ...e, message: generic ? i18n.global.t('signin.wrongCredentials') : e.message }
   }
   return e
 }
@@ -75,7 +76,7 @@ export function useSignIn(onSignedIn: () => void) {
   /** The chosen server profile's id, or null with an error saying to add one. */
   function needProfile(): string | null {
     if (!profileId.value) {
-      error.value = { kind: 'validation', message: 'Add a server first (or open the Local workspace).' }
+      error.value = { kind: 'validation', message: i18n.global.t('signin.addServerFirst') }
       return null
     }
     return profileId.value
