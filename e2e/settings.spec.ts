@@ -99,6 +99,12 @@ test('settings: in German the list pages and the sign-in screen speak German too
   await tid(page, 'nav-settings').click()
   await tid(page, 'settings-language-de').click()
   await expect(page.locator('.settings-view h2')).toHaveText('Einstellungen')
+  await tid(page, 'nav-agents').click()
+  await expect(tid(page, 'new-agent-button')).toHaveText('Neuer Agent')
+  await expect(tid(page, 'palette-toggle')).toHaveText(/Palette/)
+  await expect(tid(page, 'list-filter')).toHaveAttribute('placeholder', 'Agenten nach Name suchen')
+  await tid(page, 'nav-tags').click()
+  await expect(tid(page, 'new-tag-card')).toContainText('Neuer Tag')
   const views = [
     { nav: 'nav-documents', title: 'Dokumente', button: 'Neues Dokument', search: 'Nach Name suchen…' },
     { nav: 'nav-tools', title: 'Werkzeuge', button: 'Neues Werkzeug', search: 'Nach Name suchen…' },

@@ -19,17 +19,24 @@ export interface ListWords {
 
 /**
  * The props a `<resource-list-layout>` takes from a store and its visible (filtered) rows, for
- * `v-bind`: title, empty state and its words, the count, load state, error, and Retry.
+ * `v-bind`: title, empty state and its words (in the app's language: `wordsNow` is read in the computed), the count, load state, error, and Retry.
  */
-export function useListLayout(store: LayoutStore, visible: Ref<readonly unknown[]>, words: ListWords) {
-  return computed(() => ({
-    title: words.title,
-    filterPlaceholder: words.filter,
-    onRetry: () => void store.load(),
-    empty: store.loaded && visible.value.length === 0,
-    emptyText: store.items.length ? words.noMatch : words.none,
-    state: store,
-    error: store.error,
-    count: store.loaded ? visible.value.length : null
-  }))
+export function useListLayout(
+  store: LayoutStore,
+  visible: Ref<readonly unknown[]>,
+  wordsNow: () => ListWords
+) {
+  return computed(() => {
+    const words = wordsNow()
+    return {
+      title: words.title,
+      filterPlaceholder: words.filter,
+      onRetry: () => void store.load(),
+      empty: store.loaded && visible.value.length === 0,
+      emptyText: store.items.length ? words.noMatch : words.none,
+      state: store,
+      error: store.error,
+      count: store.loaded ? visible.value.length : null
+    }
+  })
 }

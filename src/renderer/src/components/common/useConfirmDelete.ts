@@ -1,13 +1,16 @@
 import { h } from 'vue'
 import { NButton, useDialog } from 'naive-ui'
+import { useI18n } from 'vue-i18n'
 
 /**
  * `const confirmDelete = useConfirmDelete()` in setup, then
- * `if (await confirmDelete('document “Q3”')) …`. The confirm button has data-testid="confirm-delete".
+ * `if (await confirmDelete(t('…deleteQuestion', { name }))) …` (the question, in the app's
+ * language). The confirm button has data-testid="confirm-delete".
  */
-export function useConfirmDelete(): (what: string, detail?: string) => Promise<boolean> {
+export function useConfirmDelete(): (question: string, detail?: string) => Promise<boolean> {
   const dialog = useDialog()
-  return (what: string, detail?: string) =>
+  const { t } = useI18n()
+  return (question: string, detail?: string) =>
     new Promise<boolean>((resolve) => {
       let settled = false
       const settle = (v: boolean) => {
@@ -16,8 +19,8 @@ export function useConfirmDelete(): (what: string, detail?: string) => Promise<b
         resolve(v)
       }
       const d = dialog.warning({
-        title: `Delete ${what}?`,
-        content: detail ?? 'This cannot be undone.',
+        title: question,
+        content: detail ?? t('common.cannotUndo'),
         closable: true,
         maskClosable: true,
         onClose: () => settle(false),
@@ -34,7 +37,7 @@ export function useConfirmDelete(): (what: string, detail?: string) => Promise<b
                   d.destroy()
                 }
               },
-              { default: () => 'Cancel' }
+              { default: () => t('common.cancel') }
             ),
             h(
               NButton,
@@ -46,7 +49,7 @@ export function useConfirmDelete(): (what: string, detail?: string) => Promise<b
                   d.destroy()
                 }
               },
-              { default: () => 'Delete' }
+              { default: () => t('common.delete') }
             )
           ])
       })
