@@ -123,6 +123,11 @@ test('settings: in German the list pages and the sign-in screen speak German too
       .allInnerTexts()
     expect(words.join(' ')).not.toMatch(/\b(New|Select|Search|Newest|Oldest|Back to|yet|Try again)\b/)
   }
+  await tid(page, 'nav-tools').click()
+  await tid(page, 'new-button').click()
+  await expect(tid(page, 'tool-form')).toContainText('Werkzeug anlegen')
+  await tid(page, 'cancel-button').click()
+  await tid(page, 'nav-api-tokens').click()
   await tid(page, 'new-button').click()
   await expect(page.locator('.detail-pane__title')).toHaveText('Neues API-Token')
   // Signed out, the sign-in screen speaks German as well.

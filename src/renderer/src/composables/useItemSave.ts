@@ -1,4 +1,5 @@
 import { computed } from 'vue'
+import { useI18n } from 'vue-i18n'
 import { reportWrite, useNotify } from './useErrors'
 
 /**
@@ -9,14 +10,16 @@ import { reportWrite, useNotify } from './useErrors'
 export function useItemSave<P extends { name?: string | null }>(
   item: () => { id: string; name?: string | null | undefined },
   update: (id: string, patch: P) => Promise<{ status: 'done' | 'queued' }>,
-  noun: string
+  noun: string,
+  /** The resource's key in locales/<locale>/resources.json (its test id). */
+  key: string
 ) {
   const notify = useNotify()
-  const Noun = noun.charAt(0).toUpperCase() + noun.slice(1)
-  const name = computed(() => item().name || '(unnamed)')
+  const { t } = useI18n()
+  const name = computed(() => item().name || t('resources.unnamed'))
   const save = async (patch: P) => {
     const r = await update(item().id, patch)
-    reportWrite(notify, r, `${Noun} saved`, `Change ${noun} “${patch.name ?? name.value}”`)
+    reportWrite(notify, r, t(`resources.${key}.saved`), `Change ${noun} “${patch.name ?? name.value}”`)
     return r
   }
   return { name, save }

@@ -32,5 +32,5 @@ export const tokenPane: DetailDescriptor = {
   plural: 'API tokens',
   path: '/api-tokens',
   deleteChannel: 'apiTokens.delete',
-  confirmNote: 'Anything that uses it stops working. This cannot be undone.'
+  confirmNote: true
 }

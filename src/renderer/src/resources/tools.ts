@@ -64,6 +64,6 @@ export const toolPane: DetailDescriptor = {
   plural: 'tools',
   path: '/tools',
   deleteChannel: 'tools.delete',
-  confirmNote: 'Agents that use it lose the link. This cannot be undone.',
+  confirmNote: true,
   dates: true
 }

@@ -125,8 +125,8 @@ export interface DetailDescriptor {
   /** Where to go after a delete. */
   path: string
   deleteChannel: Channel
-  /** The delete confirmation's detail (default: "This cannot be undone."). */
-  confirmNote?: string
+  /** The delete confirmation has its own detail (`resources.<testid>.confirmNote`; default "This cannot be undone."). */
+  confirmNote?: boolean
   /** The Created / Updated / id line under the title. */
   dates?: boolean
 }
