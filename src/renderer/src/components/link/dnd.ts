@@ -1,4 +1,5 @@
 import { computed, ref, shallowRef } from 'vue'
+import { i18n } from '../../i18n'
 
 /** The drag data type for "link this document/tool to an agent". */
 export const LINK_MIME = 'application/x-agent-desk-link'
@@ -55,7 +56,7 @@ export function useLinkDropTarget(onDrop: (p: LinkPayload) => void) {
   let depth = 0
   const hint = computed(() => {
     const p = current.value
-    return p ? `Drop to link ${p.name}` : 'Drop to link'
+    return p ? i18n.global.t('links.dropToLinkNamed', { name: p.name }) : i18n.global.t('links.dropToLink')
   })
 
   function dragenter(e: DragEvent): void {
