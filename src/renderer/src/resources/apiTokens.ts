@@ -1,6 +1,7 @@
 import type { ApiTokenCreate } from '../../../shared/apiToken'
 import { useApiTokensStore, type TokenRow } from '../stores/apiTokens'
 import type { DetailDescriptor, ResourceDescriptor } from './types'
+import { msg } from './define'
 
 /** API tokens: masked previews only; the new value is shown once by the create form. */
 export const apiTokens: ResourceDescriptor<TokenRow, ApiTokenCreate> = {
@@ -12,7 +13,7 @@ export const apiTokens: ResourceDescriptor<TokenRow, ApiTokenCreate> = {
   query: { name: (t) => t.description, date: (t) => t.createdAt },
   searchByDescription: true,
   row: {
-    title: (t) => t.description || '(no description)',
+    title: (t) => t.description || msg('resources.noDescription'),
     meta: (t) => t.tokenPreview ?? '••••',
     metaCode: true
   },

@@ -1,7 +1,7 @@
 import type { Tool, ToolUpdate } from '../../../shared/tool'
 import { TOOL_TYPES } from '../../../shared/values'
 import { useToolsStore } from '../stores/tools'
-import { namedResource, typedList } from './define'
+import { field, namedResource, typedList } from './define'
 import type { DetailDescriptor, FormField, ResourceDescriptor } from './types'
 
 /** Tools: list with type filter; creating and deleting are extras a server may not offer. */
@@ -19,33 +19,23 @@ type ToolType = (typeof TOOL_TYPES)[number]
 const isToolType = (v: unknown): v is ToolType =>
   typeof v === 'string' && (TOOL_TYPES as readonly string[]).includes(v)
 
+/** The key of one of the form's messages (locales/<locale>/resources.json). */
+const k = (key: string) => `resources.tool.form.${key}`
 /** The tool form's fields (validated with ToolCreate / ToolUpdate); `metadata` is edited as JSON. */
 export const toolFields: readonly FormField[] = [
-  { key: 'name', label: 'Name', kind: 'text', placeholder: 'Web search', row: 1 },
-  {
-    key: 'type',
-    label: 'Type',
-    kind: 'select',
-    options: TOOL_TYPES,
-    placeholder: 'Choose a type',
-    row: 1,
-    narrow: true
-  },
-  {
-    key: 'description',
-    label: 'Description',
-    kind: 'textarea',
-    rows: { min: 2, max: 6 },
-    placeholder: 'What the tool does'
-  },
-  {
-    key: 'metadata',
-    label: 'Configuration (metadata, JSON object)',
-    kind: 'json',
-    rows: 8,
-    invalidJson: 'The configuration is not valid JSON; fix it before saving',
-    invalidJsonHint: 'Fix the configuration JSON first'
-  }
+  field({ key: 'name', kind: 'text', row: 1 }, { label: k('name'), placeholder: k('namePlaceholder') }),
+  field(
+    { key: 'type', kind: 'select', options: TOOL_TYPES, row: 1, narrow: true },
+    { label: k('type'), placeholder: k('typePlaceholder') }
+  ),
+  field(
+    { key: 'description', kind: 'textarea', rows: { min: 2, max: 6 } },
+    { label: k('description'), placeholder: k('descriptionPlaceholder') }
+  ),
+  field(
+    { key: 'metadata', kind: 'json', rows: 8 },
+    { label: k('metadata'), invalidJson: k('invalidJson'), invalidJsonHint: k('invalidJsonHint') }
+  )
 ]
 
 /** The tool form's model: a new tool is a SEARCH tool; a type the app does not know is left unset. */
