@@ -12,6 +12,7 @@ import { ACCEPTED_WITHOUT_ANSWER } from './api/endpoints'
 import { nowTimestamp as now } from './clock'
 import { isLocalId, LOCAL_ID_PREFIX, outboxSnapshot, type Item, type Resource } from './offline'
 import { placeItem } from './offline/scopes'
+import { removalMark, removedSince } from './offline/removals'
 import type { OutboxExtra } from './offline/types'
 import { outcomeUnknown, uncertainError } from './offline/writeRules'
 import { withIdempotencyKey } from './api/idempotency'
@@ -90,6 +91,7 @@ export class CachedApi {
       return fromCache(!online) ?? { data: [], source: 'cache', syncedAt: null, offline: !online }
     }
     let items: T[]
+    const mark = removalMark(s.cache)
     try {
       items = await fetch()
     } catch (e) {
@@ -106,7 +108,10 @@ export class CachedApi {
     }
     const at = now()
     const view = opts.view ?? ((x: T) => x)
-    const fresh = opts.view ? items.map(view) : items
+    let fresh = opts.view ? items.map(view) : items
+    // Deleted while the answer was on its way: stays deleted.
+    if (removalMark(s.cache) !== mark)
+      fresh = fresh.filter((i) => !removedSince(s.cache, resource, i.id, mark))
     // Items the server does not know yet (waiting in the outbox) stay visible. They exist only
     // while the outbox holds something, so the previous list is read only then.
     let pending: T[] = []
@@ -146,6 +151,7 @@ export class CachedApi {
       throw notCached()
     }
     let item: T
+    const mark = removalMark(s.cache)
     try {
       item = await fetch()
     } catch (e) {
@@ -158,6 +164,8 @@ export class CachedApi {
       }
       throw e
     }
+    if (removedSince(s.cache, resource, id, mark))
+      throw new AppError({ kind: 'not_found', message: 'Deleted meanwhile', code: 'deleted' })
     const at = now()
     const view = opts.view ?? ((x: T) => x)
     const merged = placeItem(s.cache, resource, view(item), at)

@@ -9,6 +9,7 @@ import { endpoints, type Crud, type Endpoints } from '../api/endpoints'
 import type { Transport } from '../api/transport'
 import { nowTimestamp as now } from '../clock'
 import { placeItem } from '../offline/scopes'
+import { removeDeleted } from '../offline/removals'
 import type { CacheStore, Item, OutboxStore, Resource } from '../offline/types'
 import type { StoredUser } from '../profiles'
 
@@ -211,11 +212,11 @@ export function deleteOp(
         // Already gone is what the user wanted.
         if (!(AppError.is(e) && e.kind === 'not_found')) throw e
       }
-      s.cache.removeItem(resource, id)
+      removeDeleted(s.cache, resource, id)
       return { data: null }
     },
     optimistic(s) {
-      s.cache.removeItem(resource, id)
+      removeDeleted(s.cache, resource, id)
       return null
     }
   }

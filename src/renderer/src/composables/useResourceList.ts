@@ -17,6 +17,11 @@ export interface ResourceList<T extends { id: string }> {
   load: () => Promise<void>
   upsert: (item: T) => void
   remove: (id: string) => void
+  /** Puts an item back at `index` (a delete the server refused). */
+  insertAt: (index: number, item: T) => void
+  /** Taken before a read: `removedSince(id, mark)` tells whether the item was removed here since. */
+  mark: () => number
+  removedSince: (id: string, mark: number) => boolean
 }
 
 /**
@@ -45,9 +50,15 @@ export function useResourceList<T extends { id: string }, R = T>(
   const catalogue = ref(false)
   const loaded = ref(false)
   let generation = 0
+  // Items removed here (a delete), by the count of removals then: an answer read before a
+  // removal does not bring the item back.
+  let removals = 0
+  const removedAt = new Map<string, number>()
+  const removedSince = (id: string, m: number) => (removedAt.get(id) ?? 0) > m
 
-  function apply(r: Read<T[]>): void {
-    items.value = Array.isArray(r.data) ? r.data : []
+  function apply(r: Read<T[]>, m: number): void {
+    const data = Array.isArray(r.data) ? r.data : []
+    items.value = removals === m ? data : data.filter((x) => !removedSince(x.id, m))
     offline.value = !!r.offline
     syncedAt.value = r.syncedAt ?? null
     catalogue.value = !!r.catalogue
@@ -56,6 +67,7 @@ export function useResourceList<T extends { id: string }, R = T>(
 
   async function load(): Promise<void> {
     const gen = ++generation
+    const m = removals
     loading.value = true
     error.value = null
     try {
@@ -64,7 +76,7 @@ export function useResourceList<T extends { id: string }, R = T>(
       if (!loaded.value) {
         const useCached = (cached: Read<T[]>) => {
           if (gen === generation && !loaded.value && Array.isArray(cached.data) && cached.data.length > 0) {
-            apply(cached)
+            apply(cached, m)
             performance.mark(`agent-desk:list:${opts.resource}`)
           }
         }
@@ -80,7 +92,7 @@ export function useResourceList<T extends { id: string }, R = T>(
       }
       // 2. Network (falls back to cache in main when offline).
       const fresh = await list()
-      if (gen === generation) apply(fresh)
+      if (gen === generation) apply(fresh, m)
     } catch (e) {
       if (gen === generation) {
         error.value = toAppError(e)
@@ -92,6 +104,7 @@ export function useResourceList<T extends { id: string }, R = T>(
   }
 
   function upsert(item: T): void {
+    removedAt.delete(item.id)
     const list = items.value
     const i = list.findIndex((x) => x.id === item.id)
     if (i >= 0) {
@@ -105,8 +118,17 @@ export function useResourceList<T extends { id: string }, R = T>(
   }
 
   function remove(id: string): void {
+    removedAt.delete(id)
+    removedAt.set(id, ++removals)
     const next = items.value.filter((x) => x.id !== id)
     if (next.length !== items.value.length) items.value = next
+  }
+
+  function insertAt(index: number, item: T): void {
+    removedAt.delete(item.id)
+    const next = items.value.filter((x) => x.id !== item.id)
+    next.splice(Math.max(0, Math.min(index, next.length)), 0, item)
+    items.value = next
   }
 
   const api = typeof window !== 'undefined' ? window.agentDesk : undefined
@@ -119,6 +141,7 @@ export function useResourceList<T extends { id: string }, R = T>(
 
   const offReset = onSessionReset(() => {
     generation++
+    removedAt.clear()
     items.value = []
     loading.value = false
     error.value = null
@@ -129,5 +152,19 @@ export function useResourceList<T extends { id: string }, R = T>(
   })
   if (getCurrentScope()) onScopeDispose(offReset)
 
-  return { items, loading, error, offline, syncedAt, catalogue, loaded, load, upsert, remove }
+  return {
+    items,
+    loading,
+    error,
+    offline,
+    syncedAt,
+    catalogue,
+    loaded,
+    load,
+    upsert,
+    remove,
+    insertAt,
+    mark: () => removals,
+    removedSince
+  }
 }

@@ -100,4 +100,55 @@ describe('useResourceStore', () => {
     expect(names(s)).toEqual(['A', 'B'])
     stop()
   })
+
+  it('a list or item read that left before a delete does not bring the item back', async () => {
+    // The list answers what the server held when it was asked, whenever the answer is let through.
+    const server: Item[] = [
+      { id: 'a', name: 'A' },
+      { id: 'b', name: 'B' }
+    ]
+    const held: (() => void)[] = []
+    const asked = () =>
+      new Promise<Item[]>((resolve) => {
+        const snapshot = server.map((x) => ({ ...x }))
+        held.push(() => resolve(snapshot))
+      })
+    let hold = false
+    const scope = effectScope()
+    const s = scope.run(() =>
+      useResourceStore<Item>({
+        resource: 'items',
+        list: async (input) =>
+          read(input?.cacheOnly ? [] : hold ? await asked() : server.map((x) => ({ ...x })))
+      })
+    )
+    if (!s) throw new Error('no store')
+    await s.state.ensureLoaded()
+    hold = true
+    const loading = s.state.load()
+    const getting = s.fetched(async () => {
+      const copy = { ...server[1]! }
+      await new Promise<void>((r) => held.push(r))
+      return read(copy)
+    })
+    await s.removed('b', async () => {
+      server.splice(1, 1)
+      return written(null)
+    })
+    while (held.length) held.shift()?.()
+    await loading
+    await getting
+    expect(names(s)).toEqual(['A'])
+    // Put back by a refused delete, an item is shown by a read that left before the delete.
+    const again = s.state.load()
+    await expect(
+      s.removed('a', async () => {
+        throw new Error('not allowed')
+      })
+    ).rejects.toThrow('not allowed')
+    while (held.length) held.shift()?.()
+    await again
+    expect(names(s)).toEqual(['A'])
+    scope.stop()
+  })
 })

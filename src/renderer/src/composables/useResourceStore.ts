@@ -41,10 +41,11 @@ export function useResourceStore<T extends { id: string }, R = T>(opts: Resource
     if (data && data.id) list.upsert({ ...(before ?? find(data.id)), ...data })
   }
 
-  /** A read of one item (`get`), kept in the list. */
+  /** A read of one item (`get`), kept in the list (unless it was deleted here meanwhile). */
   async function fetched(op: () => Promise<Read<T>>): Promise<Read<T>> {
+    const m = list.mark()
     const r = await op()
-    keep(r.data)
+    if (!(r.data && list.removedSince(r.data.id, m))) keep(r.data)
     return r
   }
 
@@ -81,11 +82,7 @@ export function useResourceStore<T extends { id: string }, R = T>(opts: Resource
     try {
       return await op()
     } catch (e) {
-      if (before && !find(id)) {
-        const next = list.items.value.slice()
-        next.splice(Math.max(0, Math.min(index, next.length)), 0, before)
-        list.items.value = next
-      }
+      if (before && !find(id)) list.insertAt(index, before)
       throw e
     }
   }
