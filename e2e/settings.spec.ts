@@ -1,5 +1,5 @@
 import { test, expect } from './support/fixtures'
-import { openLocalWorkspace, tid } from './support/ui'
+import { choose, openLocalWorkspace, tid } from './support/ui'
 
 const cardBackground = (page: import('@playwright/test').Page) =>
   page
@@ -125,8 +125,21 @@ test('settings: in German the list pages and the sign-in screen speak German too
   }
   await tid(page, 'nav-tools').click()
   await tid(page, 'new-button').click()
-  await expect(tid(page, 'tool-form')).toContainText('Werkzeug anlegen')
-  await tid(page, 'cancel-button').click()
+  const form = tid(page, 'tool-form')
+  await expect(form).toContainText('Werkzeug anlegen')
+  await form.getByTestId('field-name').fill('Suche')
+  await choose(page, 'field-type', /^Suche$/)
+  await form.getByTestId('field-metadata').fill('[1]')
+  await expect(form.getByTestId('json-error')).toContainText('Muss ein JSON-Objekt sein ({ … })')
+  await form.getByTestId('field-metadata').fill('{}')
+  await form.getByTestId('save-button').click()
+  await expect(page.locator('.n-message', { hasText: 'Werkzeug angelegt' })).toBeVisible()
+  // A delete waits with Undo, in German too.
+  await tid(page, 'tool-detail').getByTestId('delete-button').click()
+  await tid(page, 'confirm-delete').click()
+  await expect(tid(page, 'undo-button')).toHaveText('Rückgängig')
+  await tid(page, 'undo-button').click()
+  await expect(tid(page, 'tool-row').filter({ hasText: 'Suche' })).toHaveCount(1)
   await tid(page, 'nav-api-tokens').click()
   await tid(page, 'new-button').click()
   await expect(page.locator('.detail-pane__title')).toHaveText('Neues API-Token')

@@ -1,28 +1,12 @@
 import { useMessage, useNotification } from 'naive-ui'
 import type { AppErrorData, AppErrorKind } from '../../../shared/errors'
 import { APP_ERROR_KINDS } from '../../../shared/errors'
+import { i18n } from '../i18n'
 
 const KINDS = new Set<string>(APP_ERROR_KINDS)
 
-/** A human sentence per kind, used when the error carries no usable message. */
-const FALLBACK: Record<AppErrorKind, string> = {
-  network: 'The server cannot be reached.',
-  timeout: 'The server took too long to answer.',
-  unauthorized: 'Your session has ended. Please sign in again.',
-  forbidden: 'You are not allowed to do that.',
-  not_found: 'That item no longer exists.',
-  not_offered: 'This server does not offer that operation.',
-  validation: 'Some fields need attention.',
-  conflict: 'That conflicts with existing data.',
-  too_large: 'That is too large.',
-  rate_limited: 'Too many requests; try again in a moment.',
-  server: 'The server had a problem.',
-  protocol: 'The server answered in a way Agent Desk did not understand.',
-  keychain: 'The system keychain could not be used.',
-  signed_out: 'You are signed out.',
-  cancelled: 'Cancelled.',
-  internal: 'Something went wrong.'
-}
+/** A human sentence per kind (common.json `errors`), used when the error carries no usable message. */
+const fallback = (kind: AppErrorKind): string => i18n.global.t(`common.errors.${kind}`)
 
 function looksLikeJson(s: string): boolean {
   const t = s.trim()
@@ -36,7 +20,7 @@ export function toAppError(e: unknown): AppErrorData {
     const kind: AppErrorKind =
       typeof o.kind === 'string' && KINDS.has(o.kind) ? (o.kind as AppErrorKind) : 'internal'
     let message = typeof o.message === 'string' ? o.message.trim() : ''
-    if (!message || looksLikeJson(message)) message = FALLBACK[kind]
+    if (!message || looksLikeJson(message)) message = fallback(kind)
     const out: AppErrorData = { kind, message }
     if (typeof o.status === 'number') out.status = o.status
     if (typeof o.code === 'string') out.code = o.code
@@ -51,7 +35,7 @@ export function toAppError(e: unknown): AppErrorData {
     return out
   }
   if (typeof e === 'string' && e.trim() && !looksLikeJson(e)) return { kind: 'internal', message: e.trim() }
-  return { kind: 'internal', message: FALLBACK.internal }
+  return { kind: 'internal', message: fallback('internal') }
 }
 
 /** A one-line human message for an error, including the first field issue when there is one. */

@@ -1,7 +1,8 @@
 import { ref } from 'vue'
 import type { AppErrorData } from '../../../shared/errors'
 import { toAppError, useNotify } from './useErrors'
-import { CANCELLED_SAVE_MESSAGE, useSaveCancel } from './useSaveCancel'
+import { cancelledSaveMessage, useSaveCancel } from './useSaveCancel'
+import { i18n } from '../i18n'
 
 /**
  * How a form sends its request: `busy` while it runs; `done` gets the result; a refusal (or a
@@ -25,7 +26,10 @@ export function useFormSend(form: {
     } catch (e) {
       const err = toAppError(e)
       if (err.kind === 'cancelled') {
-        notify.error({ kind: 'cancelled', message: CANCELLED_SAVE_MESSAGE }, 'Save cancelled')
+        notify.error(
+          { kind: 'cancelled', message: cancelledSaveMessage() },
+          i18n.global.t('common.saveCancelled')
+        )
         return
       }
       form.applyServerError(err)

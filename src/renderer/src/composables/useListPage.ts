@@ -20,9 +20,8 @@ export interface ListPageOptions<T> {
   error: Ref<AppErrorData | null>
   /** The page's route, `/documents`; an item is `/documents/:id`. */
   path: string
-  /** For messages: "Could not open the document", "Could not load documents". */
-  noun: string
-  plural: string
+  /** The page's own words: `openFailed` ("Could not open the document"), `loadFailed`, `created`. */
+  text: (key: 'openFailed' | 'loadFailed' | 'created') => string
   /** The operation creating needs; where the server does not offer it the button is disabled. */
   createChannel?: Channel
   /**
@@ -68,7 +67,7 @@ export function useListPage<T extends { id: string }>(opts: ListPageOptions<T>) 
       if (!known) detailError.value = opts.openErrorText?.(err, id) ?? err.message
       // Offline with the item in the cache: the page shows it and the offline badge says why.
       if (!(known && (err.kind === 'network' || err.kind === 'timeout'))) {
-        notify.error(err, `Could not open the ${opts.noun}`)
+        notify.error(err, opts.text('openFailed'))
       }
     } finally {
       detailLoading.value = false
@@ -86,7 +85,7 @@ export function useListPage<T extends { id: string }>(opts: ListPageOptions<T>) 
   )
 
   watch(opts.error, (e) => {
-    if (e && (opts.notifyListError?.(e) ?? true)) notify.error(e, `Could not load ${opts.plural}`)
+    if (e && (opts.notifyListError?.(e) ?? true)) notify.error(e, opts.text('loadFailed'))
   })
 
   onMounted(() => {
@@ -103,7 +102,7 @@ export function useListPage<T extends { id: string }>(opts: ListPageOptions<T>) 
 
   /** Toasts a create's outcome (done or queued offline). */
   function reportCreate(w: { status: 'done' | 'queued' }, label: string): void {
-    reportWrite(notify, w, `${opts.noun[0]?.toUpperCase()}${opts.noun.slice(1)} created`, label)
+    reportWrite(notify, w, opts.text('created'), label)
   }
 
   return {

@@ -2,8 +2,9 @@ import { computed, reactive, ref, watch } from 'vue'
 import type { z } from 'zod'
 import { useForm } from './useForm'
 import { toAppError, useNotify } from './useErrors'
-import { CANCELLED_SAVE_MESSAGE, useSaveCancel } from './useSaveCancel'
+import { cancelledSaveMessage, useSaveCancel } from './useSaveCancel'
 import type { FormField } from '../resources/types'
+import { i18n } from '../i18n'
 
 export type FormModel = Record<string, unknown>
 
@@ -18,7 +19,7 @@ export interface ResourceFormOptions<T> {
   /** The fields the form shows (errors of other keys appear in the form's alert). */
   fields: readonly FormField[]
   save: (input: never) => Promise<unknown>
-  /** For messages: "Could not save the tool". */
+  /** Its words in resources.json (`tool`): "Could not save the tool". */
   noun: string
   draftKey?: string | null
   disabled?: () => boolean
@@ -141,7 +142,10 @@ export function useResourceForm<T>(opts: ResourceFormOptions<T>) {
     // A JSON field whose text does not parse keeps its last valid value: nothing is saved.
     const bad = opts.fields.find((f) => f.kind === 'json' && jsonValid[f.key] === false)
     if (bad) {
-      errors.value = { ...errors.value, [bad.key]: bad.invalidJson ?? 'Not valid JSON: fix it before saving' }
+      errors.value = {
+        ...errors.value,
+        [bad.key]: bad.invalidJson ?? i18n.global.t('common.json.fixBeforeSave')
+      }
       return
     }
     const parsed = form.validate() as FormModel | null
@@ -153,7 +157,7 @@ export function useResourceForm<T>(opts: ResourceFormOptions<T>) {
     if (!parsed) return
     const patch = changes(parsed)
     if (editing.value && Object.keys(patch).length === 0) {
-      notify.success('Nothing to save')
+      notify.success(i18n.global.t('common.nothingToSave'))
       return
     }
     busy.value = true
@@ -176,13 +180,16 @@ export function useResourceForm<T>(opts: ResourceFormOptions<T>) {
       }
       if (appErr.kind === 'cancelled') {
         notify.error(
-          { kind: 'cancelled', message: CANCELLED_SAVE_MESSAGE },
-          `${editing.value ? 'Save' : 'Create'} cancelled`
+          { kind: 'cancelled', message: cancelledSaveMessage() },
+          i18n.global.t(editing.value ? 'common.saveCancelled' : 'common.createCancelled')
         )
         return
       }
       form.applyServerError(appErr)
-      notify.error(appErr, `Could not ${editing.value ? 'save' : 'create'} the ${opts.noun}`)
+      notify.error(
+        appErr,
+        i18n.global.t(`resources.${opts.noun}.${editing.value ? 'saveFailed' : 'createFailed'}`)
+      )
     } finally {
       busy.value = false
     }

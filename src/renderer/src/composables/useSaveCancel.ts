@@ -1,9 +1,10 @@
 import { ref } from 'vue'
 import { desk } from '../desk'
 import { CallScope, withCallScope } from './callScope'
+import { i18n } from '../i18n'
 
 /** What a cancelled save says: the request may have reached the server before it was aborted. */
-export const CANCELLED_SAVE_MESSAGE = 'Cancelled. The server may still have made the change: check the list.'
+export const cancelledSaveMessage = (): string => i18n.global.t('common.cancelledSave')
 
 /**
  * A save that offers Cancel once it has run for `afterMs` (`slow`): `run(fn)` runs the save in a

@@ -6,6 +6,7 @@
  */
 import { h, shallowRef } from 'vue'
 import { NButton, useNotification } from 'naive-ui'
+import { i18n } from '../i18n'
 
 export const UNDO_MS = 6000
 
@@ -88,7 +89,7 @@ export function useUndoable() {
             h(
               NButton,
               { size: 'small', 'data-testid': 'undo-button', onClick: () => finish(false) },
-              { default: () => 'Undo' }
+              { default: () => i18n.global.t('common.undo') }
             )
         }) ?? null
     })

@@ -7,6 +7,7 @@ import type { LinkItem } from '../stores/links'
 import { useLinksStore } from '../stores/links'
 import { reportWrite, useNotify } from './useErrors'
 import { useUndoable } from './useUndoable'
+import { i18n } from '../i18n'
 
 /** The key a waiting unlink hides its link under (`removalPending(linkRemovalKind(l), l.key)`). */
 export const linkRemovalKind = (l: Pick<LinkItem, 'kind'>): string =>
@@ -17,22 +18,20 @@ export function useUnlink() {
   const notify = useNotify()
   const undoable = useUndoable()
 
-  /** Unlinks `item` (`what`: "“FAQ” from “Support bot”"); resolves true once it was sent. */
-  return function unlink(item: LinkItem, what: string): Promise<boolean> {
+  const t = i18n.global.t
+  /** Unlinks `item` (named: the document or tool, and the agent); resolves true once it was sent. */
+  return function unlink(item: LinkItem, names: { target: string; agent: string }): Promise<boolean> {
     if (!item.id) {
-      notify.error(
-        { kind: 'not_offered', message: 'This link cannot be removed: the server gave it no id' },
-        'Could not remove the link'
-      )
+      notify.error({ kind: 'not_offered', message: t('links.noLinkId') }, t('links.unlinkFailed'))
       return Promise.resolve(false)
     }
     return undoable.later({
       kind: linkRemovalKind(item),
       id: item.key,
-      message: `Unlinked ${what}`,
+      message: t('links.unlinked', names),
       run: () => links.unlink(item),
-      done: (w) => reportWrite(notify, w, 'Link removed', 'Remove link'),
-      failed: (e) => notify.error(e, 'Could not remove the link')
+      done: (w) => reportWrite(notify, w, t('links.removed'), 'Remove link'),
+      failed: (e) => notify.error(e, t('links.unlinkFailed'))
     })
   }
 }
