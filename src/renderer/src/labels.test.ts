@@ -4,12 +4,12 @@ import { AGENT_TYPES, DOCUMENT_TYPES, TOOL_TYPES } from '../../shared/values'
 import { applyLanguage } from './i18n'
 import { valueLabel, valueOptions, valueTitle } from './labels'
 
-afterEach(() => {
-  applyLanguage('system')
+afterEach(async () => {
+  await applyLanguage('system')
 })
 
 describe('enum labels', () => {
-  it('name every value of the contract in words, in the chosen language; unknown values stay as sent', () => {
+  it('name every value of the contract in words, in the chosen language; unknown values stay as sent', async () => {
     for (const v of [...AGENT_TYPES, ...DOCUMENT_TYPES, ...TOOL_TYPES]) expect(valueLabel(v)).not.toBe('')
     expect(valueLabel('MATHENGINE_ALPHA')).toBe('Math engine (alpha)')
     expect(valueLabel('CHATVENDOR')).toBe('Chat (vendor)')
@@ -20,7 +20,7 @@ describe('enum labels', () => {
       { label: 'Web page', value: 'URL' },
       { label: 'PDF', value: 'PDF' }
     ])
-    applyLanguage('de')
+    await applyLanguage('de')
     expect(valueLabel('MATHENGINE_ALPHA')).toBe('Mathe-Engine (Alpha)')
     expect(valueOptions(['URL'])).toEqual([{ label: 'Webseite', value: 'URL' }])
   })

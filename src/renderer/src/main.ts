@@ -4,7 +4,7 @@ import App from './App.vue'
 import type { RouteLocationNormalized } from 'vue-router'
 import { router } from './router'
 import { useSessionStore } from './stores/session'
-import { i18n } from './i18n'
+import { i18n, startLanguage } from './i18n'
 import { installA11yFixes } from './a11yFixes'
 
 // The app's modules are evaluated (the benchmarks split a start at these marks).
@@ -46,6 +46,12 @@ router.beforeEach(async (to) => {
 })
 
 app.use(router)
-app.mount('#app')
-installA11yFixes()
-performance.mark('agent-desk:mounted')
+function mount(): void {
+  app.mount('#app')
+  installA11yFixes()
+  performance.mark('agent-desk:mounted')
+}
+// In the last run's language from the first frame (another language than English loads first).
+const language = startLanguage()
+if (language) void language.then(mount)
+else mount()

@@ -70,7 +70,7 @@ export function useNotify() {
       const text = describeError(err)
       if (notification) {
         notification.error({
-          title: context ?? 'Something went wrong',
+          title: context ?? i18n.global.t('common.somethingWrong'),
           content: text,
           duration: 8000,
           keepAliveOnHover: true
@@ -82,7 +82,9 @@ export function useNotify() {
       if (message) message.success(msg)
     },
     queued(label: string): void {
-      const text = `Saved offline — will sync${label ? `: ${label}` : ''}`
+      const text = label
+        ? i18n.global.t('common.savedOfflineLabel', { label })
+        : i18n.global.t('common.savedOffline')
       if (message) message.info(text, { duration: 5000 })
     }
   }

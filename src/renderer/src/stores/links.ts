@@ -5,6 +5,7 @@ import type { AppErrorData } from '../../../shared/errors'
 import type { Read, Write } from '../../../shared/ipc'
 import { desk } from '../desk'
 import { toAppError } from '../composables/useErrors'
+import { i18n } from '../i18n'
 import { onSessionReset } from '../composables/sessionBus'
 
 export type LinkKind = 'document' | 'tool'
@@ -248,7 +249,7 @@ export const useLinksStore = defineStore('links', () => {
     if (!item.id) {
       const err: AppErrorData = {
         kind: 'not_offered',
-        message: 'This link cannot be removed: the server gave it no id'
+        message: i18n.global.t('links.noLinkId')
       }
       throw Object.assign(new Error(err.message), err)
     }
