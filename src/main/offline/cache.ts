@@ -28,6 +28,11 @@ export class SqliteCacheStore implements CacheStore {
   ) {
     this.s = {
       itemJson: db.prepare('SELECT json, synced_at FROM items WHERE resource = ? AND id = ?').raw(true),
+      itemsJson: db
+        .prepare(
+          'SELECT json, synced_at, id FROM items WHERE resource = ? AND id IN (SELECT value FROM json_each(?))'
+        )
+        .raw(true),
       // An item's sync time: its own, or that of the newest stored list holding it when newer (a
       // list read confirms its items without rewriting each row).
       itemSynced: db
@@ -104,10 +109,7 @@ export class SqliteCacheStore implements CacheStore {
   /** An item merged onto its stored row (`row`: [json, synced_at] or undefined). */
   private merged(resource: Resource, item: JsonRecord & { id: string }, row: unknown[] | undefined) {
     const prev = row ? (JSON.parse(String(row[0])) as JsonRecord) : null
-    const value = scrub(
-      resource,
-      mergeItem(prev === null ? null : scrub(resource, prev), scrub(resource, item))
-    )
+    const value = scrub(resource, mergeItem(prev && scrub(resource, prev), scrub(resource, item)))
     value.id = item.id
     return { value, json: JSON.stringify(value) }
   }
@@ -177,6 +179,10 @@ export class SqliteCacheStore implements CacheStore {
     const s = this.s
     const run = listSteps<T>(order, {
       stored: (id) => s.itemJson.get(resource, id) as unknown[] | undefined,
+      storedMany: (ids) =>
+        new Map(
+          (s.itemsJson.all(resource, JSON.stringify(ids)) as unknown[][]).map((r) => [r[2] as string, r])
+        ),
       clean: (item) => scrub(resource, item),
       merged: (item, row) => this.merged(resource, item, row),
       upsert: (item) => this.upsert(resource, item, syncedAt),

@@ -15,6 +15,8 @@ type Item = JsonRecord & { id: string }
 export interface ListWrite {
   /** The item's stored row ([json, synced_at]), if any. */
   stored(id: string): unknown[] | undefined
+  /** The stored rows of these ids, by id (one query for a step: far cheaper than one per item). */
+  storedMany(ids: string[]): Map<string, unknown[]>
   /** The item without what the cache never keeps. */
   clean(item: Item): JsonRecord
   /** The item merged onto its row, and that as JSON. */
@@ -31,8 +33,7 @@ export interface ListWrite {
 
 /** The steps over `order` (unique, checked items): yields between steps, returns the merged items. */
 export function* listSteps<T>(order: Item[], w: ListWrite): Generator<void, T[]> {
-  const plan = (item: Item) => {
-    const row = w.stored(item.id)
+  const plan = (item: Item, row: unknown[] | undefined) => {
     const clean = w.clean(item)
     // An item whose JSON equals the stored one is left as it is (merging it would change
     // nothing; the list's sync time covers it); only the others are merged and written.
@@ -41,9 +42,11 @@ export function* listSteps<T>(order: Item[], w: ListWrite): Generator<void, T[]>
   }
   const plans = new Array<ReturnType<typeof plan>>(order.length)
   const changesBefore = w.changes()
-  for (let i = 0; i < order.length; i++) {
-    plans[i] = plan(order[i] as Item)
-    if (i % LIST_STEP === LIST_STEP - 1) yield
+  for (let start = 0; start < order.length; start += LIST_STEP) {
+    const step = order.slice(start, start + LIST_STEP)
+    const rows = w.storedMany(step.map((item) => item.id))
+    step.forEach((item, k) => (plans[start + k] = plan(item, rows.get(item.id))))
+    if (start + LIST_STEP < order.length) yield
   }
   // Rows are read again only when the connection wrote anything since they were planned.
   const recheck = w.changes() !== changesBefore
