@@ -22,8 +22,23 @@ export function maskText(text: string, secrets: readonly (string | null | undefi
   return out
 }
 
-function maskWith(value: unknown, secrets: readonly string[]): unknown {
+/**
+ * Whether JSON text could hold a secret once parsed: as it stands, or spelt with escapes (any
+ * `\uXXXX`; `\/`, `\"`… for a secret with such characters). False means no string or key parsed
+ * from the text holds a secret, so the parsed value need not be walked (a 10,000-item answer).
+ */
+export function jsonMayHold(text: string, secrets: readonly (string | null | undefined)[]): boolean {
+  const list = usable(secrets)
+  if (list.length === 0) return false
+  if (text.includes('\\u')) return true
+  const escapable = (c: string) => c === '"' || c === '\\' || c === '/' || c < ' '
+  return list.some((s) => [...s].some(escapable) || text.includes(s))
+}
+
+/** Masks strings and keys, deep; `min` is the shortest secret's length (shorter text holds none). */
+function maskWith(value: unknown, secrets: readonly string[], min: number): unknown {
   if (typeof value === 'string') {
+    if (value.length < min) return value
     let out = value
     for (const s of secrets) if (out.includes(s)) out = out.split(s).join(MASK)
     return out
@@ -33,16 +48,17 @@ function maskWith(value: unknown, secrets: readonly string[]): unknown {
     let out: unknown[] | null = null
     for (let i = 0; i < value.length; i++) {
       const v = value[i] as unknown
-      const m = maskWith(v, secrets)
+      const m = maskWith(v, secrets, min)
       if (m !== v) (out ??= value.slice())[i] = m
     }
     return out ?? value
   }
   let out: Record<string, unknown> | null = null
-  for (const key of Object.keys(value)) {
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue
     const v = (value as Record<string, unknown>)[key]
-    const m = maskWith(v, secrets)
-    const k = maskWith(key, secrets) as string
+    const m = maskWith(v, secrets, min)
+    const k = key.length < min ? key : (maskWith(key, secrets, min) as string)
     if (m !== v || k !== key) {
       out ??= { ...(value as Record<string, unknown>) }
       if (k !== key) delete out[key]
@@ -58,5 +74,5 @@ function maskWith(value: unknown, secrets: readonly string[]): unknown {
  */
 export function maskSecrets(value: unknown, secrets: readonly (string | null | undefined)[]): unknown {
   const list = usable(secrets)
-  return list.length === 0 ? value : maskWith(value, list)
+  return list.length === 0 ? value : maskWith(value, list, Math.min(...list.map((s) => s.length)))
 }

@@ -11,7 +11,11 @@ import { maskSecrets, maskText } from '../mask'
 import type { RawResponse } from './http'
 
 export type ParsedBody =
-  { kind: 'empty' } | { kind: 'json'; value: unknown } | { kind: 'html' } | { kind: 'text'; text: string }
+  | { kind: 'empty' }
+  /** `text`: the JSON as it came (mask.ts `jsonMayHold`). */
+  | { kind: 'json'; value: unknown; text: string }
+  | { kind: 'html' }
+  | { kind: 'text'; text: string }
 
 export function parseBody(raw: RawResponse): ParsedBody {
   const text = raw.body.toString('utf8').replace(/^\uFEFF/, '')
@@ -21,7 +25,7 @@ export function parseBody(raw: RawResponse): ParsedBody {
   if (type.includes('html') || /^<(!doctype|html|head|body|\?xml|[a-z])/i.test(trimmed))
     return { kind: 'html' }
   try {
-    return { kind: 'json', value: JSON.parse(trimmed) as unknown }
+    return { kind: 'json', value: JSON.parse(trimmed) as unknown, text: trimmed }
   } catch {
     return { kind: 'text', text: trimmed }
   }
@@ -56,7 +60,10 @@ export function scrubResponse(
   const headers = maskSecrets(raw.headers, secrets) as RawResponse['headers']
   const scrubbed: RawResponse = { ...raw, statusText: maskText(raw.statusText, secrets), headers }
   if (body.kind === 'json')
-    return { raw: scrubbed, body: { kind: 'json', value: maskSecrets(body.value, secrets) } }
+    return {
+      raw: scrubbed,
+      body: { kind: 'json', value: maskSecrets(body.value, secrets), text: maskText(body.text, secrets) }
+    }
   if (body.kind === 'text')
     return { raw: scrubbed, body: { kind: 'text', text: maskText(body.text, secrets) } }
   return { raw: scrubbed, body }

@@ -15,7 +15,7 @@ import {
 } from './capabilities'
 import { currentSignal } from '../callContext'
 import { createAgents, send, TransportError, type RawResponse } from './http'
-import { maskSecrets } from '../mask'
+import { jsonMayHold, maskSecrets } from '../mask'
 import { nextIdempotencyKey } from './idempotency'
 import { failureFromResponse, isRecord, isRouteMiss, parseBody } from './normalize'
 
@@ -307,7 +307,9 @@ export function createTransport(opts: ApiClientOptions): Transport {
     if (ok2xx && parsed.kind === 'json' && isRecord(parsed.value) && parsed.value.success === true) {
       if (extra && caps.get(extra) !== 'offered') caps.set(extra, 'offered')
       const data = parsed.value.data ?? null
-      return call.op.startsWith('apiTokens.') ? data : maskSecrets(data, secrets)
+      // Walked only when its text could hold the token (a 10,000-item list seldom can).
+      if (call.op.startsWith('apiTokens.') || !jsonMayHold(parsed.text, secrets)) return data
+      return maskSecrets(data, secrets)
     }
     // A bodiless 204 to a delete is a success on any sensible server.
     if (raw.status === 204 && call.method === 'DELETE' && parsed.kind === 'empty') {
