@@ -23,7 +23,7 @@ import type { EventName, IpcEvents } from '../../src/shared/ipc'
 import { MAX_TRANSFER_BYTES } from '../../src/shared/transfer'
 
 export const SECRET_HEADER = 'x-agent-desk-harness'
-/** The largest bridge request body read (beyond: 413, unread): an import file's text, JSON-escaped. */
+/** The largest bridge request body kept (beyond: 413, the rest dropped unread): an import file's text, JSON-escaped. */
 export const MAX_BRIDGE_BODY = 2 * MAX_TRANSFER_BYTES + 1024 * 1024
 
 const TYPES: Record<string, string> = {
@@ -125,8 +125,10 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
       const text = await readBody(req)
       if (text === null) {
         res.writeHead(413, { 'content-type': 'text/plain', connection: 'close' })
-        // Nothing more is read: the connection closes once the answer is out.
-        res.end('request too large', () => req.socket.destroy())
+        // The rest of the body is dropped unkept (so the sender gets this answer, not a reset while
+        // it is still writing); the connection closes once the answer is out.
+        req.resume()
+        res.end('request too large')
         return
       }
       const body = JSON.parse(text) as { channel: string; input?: unknown; callId?: unknown }
@@ -170,7 +172,7 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
       const onData = (c: Buffer) => {
         total += c.length
         if (total <= MAX_BRIDGE_BODY) return void chunks.push(c)
-        // Stop reading (the socket stays open for the 413, then closes).
+        // Stop keeping it (the rest is dropped while the 413 goes out).
         req.off('data', onData)
         req.pause()
         resolve(null)
