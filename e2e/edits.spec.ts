@@ -76,38 +76,51 @@ test('a tool edit survives switching rows, views and a restart; the row is marke
   await expect(tid(page, 'row-draft')).toHaveCount(0)
 })
 
-test('delete: the item goes at once with Undo; Undo brings it back unsent, otherwise it is sent', async ({
+test('delete (a tool, a document): the item goes at once with Undo; Undo brings it back unsent, otherwise it is sent', async ({
   app
 }) => {
   const { page } = app
   await openLocalWorkspace(page)
-  const id = await page.evaluate(
-    async () =>
-      (await window.agentDesk.tools.create({ name: 'Keep me', type: 'SEARCH', description: 'x' })).data.id
-  )
-  const serverHas = () =>
-    page.evaluate(
-      async (toolId) => (await window.agentDesk.tools.list()).data.some((t) => t.id === toolId),
-      id
-    )
+  const ids = await page.evaluate(async () => ({
+    tools: (await window.agentDesk.tools.create({ name: 'Keep me', type: 'SEARCH', description: 'x' })).data
+      .id,
+    documents: (
+      await window.agentDesk.documents.create({
+        name: 'Keep me',
+        type: 'PDF',
+        url: 'https://example.com/k.pdf'
+      })
+    ).data.id
+  }))
   const base = page.url().replace(/#.*$/, '')
-  const deleteIt = async () => {
-    await page.goto(`${base}#/tools/${id}`)
-    await settled(page)
-    await tid(page, 'tool-detail').getByTestId('delete-button').click()
-    await tid(page, 'confirm-delete').click()
-    await expect(tid(page, 'tool-row').filter({ hasText: 'Keep me' })).toHaveCount(0)
+  for (const kind of ['tools', 'documents'] as const) {
+    const one = kind === 'tools' ? 'tool' : 'document'
+    const id = ids[kind]
+    const serverHas = () =>
+      page.evaluate(
+        async ({ k, itemId }) => (await window.agentDesk[k].list()).data.some((i) => i.id === itemId),
+        { k: kind, itemId: id }
+      )
+    const row = tid(page, `${one}-row`).filter({ hasText: 'Keep me' })
+    const deleteIt = async () => {
+      await page.goto(`${base}#/${kind}/${id}`)
+      await settled(page)
+      await tid(page, `${one}-detail`).getByTestId('delete-button').click()
+      await tid(page, 'confirm-delete').click()
+      await expect(page).toHaveURL(new RegExp(`#/${kind}$`))
+      await expect(row).toHaveCount(0)
+    }
+
+    await deleteIt()
+    await tid(page, 'undo-button').click()
+    await expect(row).toHaveCount(1)
+    expect(await serverHas()).toBe(true)
+
+    await deleteIt()
+    await expect(tid(page, 'undo-button')).toBeVisible()
+    await expect.poll(serverHas, { timeout: 20_000 }).toBe(false)
+    await expect(row).toHaveCount(0)
   }
-
-  await deleteIt()
-  await tid(page, 'undo-button').click()
-  await expect(tid(page, 'tool-row').filter({ hasText: 'Keep me' })).toHaveCount(1)
-  expect(await serverHas()).toBe(true)
-
-  await deleteIt()
-  await expect(tid(page, 'undo-button')).toBeVisible()
-  await expect.poll(serverHas, { timeout: 20_000 }).toBe(false)
-  await expect(tid(page, 'tool-row').filter({ hasText: 'Keep me' })).toHaveCount(0)
 })
 
 test('unlink (agent pane and link view) and tag delete: gone at once with Undo, sent only after it', async ({
