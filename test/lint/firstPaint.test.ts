@@ -1,7 +1,8 @@
 /**
  * The renderer's first paint stays light: what src/renderer/src/main.ts reaches through static
  * value imports (the initial JavaScript; `import type` is erased and `import()` loads later)
- * never imports zod. Forms, detail panes and dialogs bring the schemas when first shown.
+ * never imports zod, nor naive-ui's heavier parts that nothing needs before the list is on screen
+ * (the select of the list filters). Forms, detail panes and dialogs bring them when first shown.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -26,7 +27,7 @@ const typesOnly = (clause: string) => {
   return !!m && (m[1] ?? '').split(',').every((s) => s.trim() === '' || /^type\s/.test(s.trim()))
 }
 
-/** Every module the entry reaches statically, with the packages each imports. */
+/** Every module the entry reaches statically, with the packages each imports (`pkg` or `pkg:Name`). */
 function firstPaintGraph(entry: string): Map<string, string[]> {
   const seen = new Map<string, string[]>()
   const todo = [entry]
@@ -40,6 +41,11 @@ function firstPaintGraph(entry: string): Map<string, string[]> {
       if (m[2] !== undefined && typesOnly(m[2])) continue
       if (!spec.startsWith('.')) {
         packages.push(spec)
+        const names = /^\{([^}]*)\}$/.exec((m[2] ?? '').trim())?.[1] ?? ''
+        for (const n of names.split(',')) {
+          const name = n.trim().split(/\s+as\s+/)[0]
+          if (name && !name.startsWith('type ')) packages.push(`${spec}:${name}`)
+        }
         continue
       }
       const target = resolveImport(file, spec)
@@ -58,6 +64,15 @@ describe('first paint', () => {
     expect(files).toContain('src/renderer/src/i18n/index.ts')
     const withZod = [...graph].filter(([, pkgs]) => pkgs.includes('zod')).map(([f]) => relative(root, f))
     expect(withZod).toEqual([])
+  })
+
+  it("loads naive-ui's select after the first paint (the list filters show a placeholder meanwhile)", () => {
+    const users = [...graph]
+      .filter(([, pkgs]) => pkgs.includes('naive-ui:NSelect'))
+      .map(([f]) => relative(root, f))
+    expect(users).toEqual([])
+    const filters = firstPaintGraph(join(root, 'src/renderer/src/components/common/lazySelect.ts'))
+    expect([...filters.values()].flat()).toContain('naive-ui:NSelect')
   })
 
   it('would notice a zod import through a shared module (the check sees re-exports too)', () => {
