@@ -2,7 +2,7 @@
  * The renderer's first paint stays light: what src/renderer/src/main.ts reaches through static
  * value imports (the initial JavaScript; `import type` is erased and `import()` loads later)
  * never imports zod, nor naive-ui's heavier parts that nothing needs before the list is on screen
- * (the select of the list filters). Forms, detail panes and dialogs bring them when first shown.
+ * (the select of the list filters, the providers of dialogs and toasts). Forms, detail panes and dialogs bring them when first shown.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -66,13 +66,25 @@ describe('first paint', () => {
     expect(withZod).toEqual([])
   })
 
-  it("loads naive-ui's select after the first paint (the list filters show a placeholder meanwhile)", () => {
+  it("loads naive-ui's select, dialogs and toasts after the first paint", () => {
+    const later = [
+      'NSelect',
+      'NDialogProvider',
+      'NMessageProvider',
+      'NNotificationProvider',
+      'useDialog',
+      'useMessage',
+      'useNotification'
+    ].map((name) => `naive-ui:${name}`)
     const users = [...graph]
-      .filter(([, pkgs]) => pkgs.includes('naive-ui:NSelect'))
+      .filter(([, pkgs]) => pkgs.some((p) => later.includes(p)))
       .map(([f]) => relative(root, f))
     expect(users).toEqual([])
+    // The list filters' select and the feedback host: chunks of their own, loaded beside the first view.
     const filters = firstPaintGraph(join(root, 'src/renderer/src/components/common/lazySelect.ts'))
     expect([...filters.values()].flat()).toContain('naive-ui:NSelect')
+    const host = firstPaintGraph(join(root, 'src/renderer/src/layouts/FeedbackHost.vue'))
+    expect([...host.values()].flat()).toEqual(expect.arrayContaining(later.slice(1)))
   })
 
   it('would notice a zod import through a shared module (the check sees re-exports too)', () => {

@@ -1,7 +1,7 @@
-import { useMessage, useNotification } from 'naive-ui'
 import type { AppErrorData, AppErrorKind } from '../../../shared/errors'
 import { APP_ERROR_KINDS } from '../../../shared/errors'
 import { i18n } from '../i18n'
+import { feedback } from './feedback'
 
 const KINDS = new Set<string>(APP_ERROR_KINDS)
 
@@ -48,44 +48,30 @@ export function describeError(err: AppErrorData): string {
 }
 
 /**
- * Toasts for every outcome. Must be called inside setup() under the naive-ui providers;
- * outside them (tests without providers) it falls back to the console so nothing crashes.
+ * Toasts for every outcome (through the feedback host, see feedback.ts: no naive-ui code here, and
+ * callable anywhere, not only in setup()).
  */
 export function useNotify() {
-  let message: ReturnType<typeof useMessage> | null = null
-  let notification: ReturnType<typeof useNotification> | null = null
-  try {
-    message = useMessage()
-  } catch {
-    message = null
-  }
-  try {
-    notification = useNotification()
-  } catch {
-    notification = null
-  }
   return {
     error(e: unknown, context?: string): void {
-      const err = toAppError(e)
-      const text = describeError(err)
-      if (notification) {
+      const text = describeError(toAppError(e))
+      void feedback().then(({ notification }) =>
         notification.error({
           title: context ?? i18n.global.t('common.somethingWrong'),
           content: text,
           duration: 8000,
           keepAliveOnHover: true
         })
-      } else if (message) message.error(context ? `${context}: ${text}` : text)
-      else console.warn(context ?? 'error', text)
+      )
     },
     success(msg: string): void {
-      if (message) message.success(msg)
+      void feedback().then(({ message }) => message.success(msg))
     },
     queued(label: string): void {
       const text = label
         ? i18n.global.t('common.savedOfflineLabel', { label })
         : i18n.global.t('common.savedOffline')
-      if (message) message.info(text, { duration: 5000 })
+      void feedback().then(({ message }) => message.info(text, { duration: 5000 }))
     }
   }
 }

@@ -5,7 +5,8 @@
  * while a change waits sends it at once, so nothing the user did is silently dropped.
  */
 import { h, shallowRef } from 'vue'
-import { NButton, useNotification } from 'naive-ui'
+import { NButton, type NotificationReactive } from 'naive-ui'
+import { feedback } from './feedback'
 import { i18n } from '../i18n'
 
 export const UNDO_MS = 6000
@@ -43,19 +44,13 @@ export interface UndoableChange<R> {
 }
 
 export function useUndoable() {
-  let notification: ReturnType<typeof useNotification> | null = null
-  try {
-    notification = useNotification()
-  } catch {
-    notification = null
-  }
-
   /** Hides the item, offers Undo, then makes the change. Resolves true when it was made. */
   function later<R>(c: UndoableChange<R>): Promise<boolean> {
     const key = `${c.kind}:${c.id}`
     mark(key, true)
     return new Promise<boolean>((resolve) => {
       let over = false
+      let toast: NotificationReactive | null = null
       const finish = (send: boolean) => {
         if (over) return
         over = true
@@ -80,8 +75,9 @@ export function useUndoable() {
       }
       const timer = setTimeout(() => finish(true), c.ms ?? UNDO_MS)
       flushers.set(key, () => finish(true))
-      const toast =
-        notification?.create({
+      void feedback().then(({ notification }) => {
+        if (over) return
+        toast = notification.create({
           content: c.message,
           duration: c.ms ?? UNDO_MS,
           closable: false,
@@ -91,7 +87,8 @@ export function useUndoable() {
               { size: 'small', 'data-testid': 'undo-button', onClick: () => finish(false) },
               { default: () => i18n.global.t('common.undo') }
             )
-        }) ?? null
+        })
+      })
     })
   }
   return { later }

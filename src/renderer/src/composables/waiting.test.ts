@@ -13,7 +13,7 @@ import { flushPromises, mount, type VueWrapper } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import { createMemoryHistory, createRouter } from 'vue-router'
 import { defineComponent, h } from 'vue'
-import { NDialogProvider, NMessageProvider } from 'naive-ui'
+import FeedbackHost from '../layouts/FeedbackHost.vue'
 import { deskApiOver, testCore, type TestCore } from '../../../../test/support/mainCore'
 import { startOriginLikeServer, ORIGIN_DEFAULT_USER } from '../../../../test/servers/originLikeServer'
 import { startGateServer, type GateServer } from '../../../../test/servers/gateServer'
@@ -58,7 +58,7 @@ function keep<T extends VueWrapper>(w: T): T {
 }
 
 const inApp = (child: () => ReturnType<typeof h>) =>
-  defineComponent({ render: () => h(NDialogProvider, () => h(NMessageProvider, child)) })
+  defineComponent({ render: () => h('div', [h(FeedbackHost), child()]) })
 
 describe('sign-in that does not answer', () => {
   async function startHungSignIn() {

@@ -10,7 +10,7 @@ import { flushPromises, mount, type VueWrapper } from '@vue/test-utils'
 import { createMemoryHistory, createRouter } from 'vue-router'
 import { createPinia, setActivePinia } from 'pinia'
 import { defineComponent, h } from 'vue'
-import { NDialogProvider, NMessageProvider, NNotificationProvider } from 'naive-ui'
+import FeedbackHost from '../../layouts/FeedbackHost.vue'
 import type { Tool } from '../../../../shared/tool'
 import { deskApiOver, testCore, type TestCore } from '../../../../../test/support/mainCore'
 import { toolPane } from '../../resources/tools'
@@ -52,24 +52,21 @@ async function setup(undoMs = 60_000) {
   const tool = store.find(made.data.id) as Tool
   const Pane = defineComponent({
     render: () =>
-      h(NNotificationProvider, () =>
-        h(NDialogProvider, () =>
-          h(NMessageProvider, () =>
-            h(
-              ResourceDetail,
-              {
-                pane: toolPane,
-                item: tool,
-                title: tool.name ?? '',
-                badge: tool.type,
-                remove: store.remove,
-                undoMs
-              },
-              () => h('p', { 'data-testid': 'body' }, 'the form')
-            )
-          )
+      h('div', [
+        h(FeedbackHost),
+        h(
+          ResourceDetail,
+          {
+            pane: toolPane,
+            item: tool,
+            title: tool.name ?? '',
+            badge: tool.type,
+            remove: store.remove,
+            undoMs
+          },
+          () => h('p', { 'data-testid': 'body' }, 'the form')
         )
-      )
+      ])
   })
   const w = mount(Pane, { global: { plugins: [router] }, attachTo: document.body })
   wrappers.push(w)

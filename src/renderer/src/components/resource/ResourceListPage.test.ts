@@ -9,7 +9,7 @@ import { flushPromises, mount, type VueWrapper } from '@vue/test-utils'
 import { createMemoryHistory, createRouter } from 'vue-router'
 import { createPinia, setActivePinia } from 'pinia'
 import { defineComponent, h } from 'vue'
-import { NDialogProvider, NMessageProvider } from 'naive-ui'
+import FeedbackHost from '../../layouts/FeedbackHost.vue'
 import { deskApiOver, testCore, type TestCore } from '../../../../../test/support/mainCore'
 import { documents } from '../../resources/documents'
 import { prompts } from '../../resources/prompts'
@@ -66,12 +66,9 @@ async function mountPage(resource: typeof documents | typeof prompts, path: stri
   })
   await router.push(path)
   setActivePinia(createPinia())
-  // Inside the providers the app has (detail panes confirm deletes in a dialog).
+  // Beside the feedback host the app has (detail panes confirm deletes in a dialog).
   const Page = defineComponent({
-    render: () =>
-      h(NDialogProvider, () =>
-        h(NMessageProvider, () => h(ResourceListPage, { resource: resource as never }))
-      )
+    render: () => h('div', [h(FeedbackHost), h(ResourceListPage, { resource: resource as never })])
   })
   const w = mount(Page, {
     // happy-dom lays nothing out, so the virtual list would show no row: every item is rendered.

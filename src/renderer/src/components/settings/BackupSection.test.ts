@@ -8,7 +8,8 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { flushPromises, mount, type VueWrapper } from '@vue/test-utils'
 import { defineComponent, h } from 'vue'
-import { NMessageProvider, NPopconfirm } from 'naive-ui'
+import { NPopconfirm } from 'naive-ui'
+import FeedbackHost from '../../layouts/FeedbackHost.vue'
 import { deskApiOver, tempDir, testCore, type TestCore } from '../../../../../test/support/mainCore'
 import BackupSection from './BackupSection.vue'
 
@@ -45,7 +46,7 @@ describe('BackupSection', () => {
     cores.push(t)
     await t.call('session.startLocal')
     window.agentDesk = deskApiOver(t)
-    const w = mount(defineComponent({ render: () => h(NMessageProvider, () => h(BackupSection)) }), {
+    const w = mount(defineComponent({ render: () => h('div', [h(FeedbackHost), h(BackupSection)]) }), {
       attachTo: document.body
     })
     wrappers.push(w)
