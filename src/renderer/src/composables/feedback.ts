@@ -1,11 +1,12 @@
 /**
  * Toasts and dialogs without their code in the first paint. naive-ui's notification, message and
- * dialog providers live in FeedbackHost (its own chunk, mounted beside the shell as the first view
- * paints), which hands their APIs here; useNotify, useUndoable and useConfirmDelete take them at
+ * dialog providers live in FeedbackHost (its own chunk, mounted beside the shell once the start has
+ * settled, see afterStart.ts), which hands their APIs here; useNotify, useUndoable and useConfirmDelete take them at
  * the moment they show something. A call made before the host is there waits for it (the first
  * milliseconds of a start), so nothing is lost. No naive-ui code is imported here, types only.
  */
 import type { DialogApi, MessageApi, NotificationApi } from 'naive-ui'
+import { needNow } from './afterStart'
 
 export interface FeedbackApis {
   dialog: DialogApi
@@ -28,5 +29,9 @@ export function provideFeedback(apis: FeedbackApis): () => void {
   }
 }
 
-/** The APIs, at once when the host is mounted, else as soon as it is. */
-export const feedback = (): Promise<FeedbackApis> => (current ? Promise.resolve(current) : ready)
+/** The APIs, at once when the host is mounted, else as soon as it is (asked for now). */
+export function feedback(): Promise<FeedbackApis> {
+  if (current) return Promise.resolve(current)
+  needNow()
+  return ready
+}

@@ -4,6 +4,7 @@ import type { Read } from '../../../shared/ipc'
 import { toAppError } from './useErrors'
 import { onSessionReset } from './sessionBus'
 import { takeEarlyList } from '../earlyReads'
+import { listShown } from './afterStart'
 
 export interface ResourceList<T extends { id: string }> {
   items: Ref<T[]>
@@ -63,6 +64,7 @@ export function useResourceList<T extends { id: string }, R = T>(
     syncedAt.value = r.syncedAt ?? null
     catalogue.value = !!r.catalogue
     loaded.value = true
+    listShown()
   }
 
   async function load(): Promise<void> {
