@@ -1,9 +1,10 @@
 /**
  * Toasts and dialogs without their code in the first paint. naive-ui's notification, message and
  * dialog providers live in FeedbackHost (its own chunk, mounted beside the shell once the start has
- * settled, see afterStart.ts), which hands their APIs here; useNotify, useUndoable and useConfirmDelete take them at
- * the moment they show something. A call made before the host is there waits for it (the first
- * milliseconds of a start), so nothing is lost. No naive-ui code is imported here, types only.
+ * settled, see afterStart.ts), which hands their APIs here; useNotify, useUndoable and
+ * useConfirmDelete take them at the moment they show something. A call made before the host is
+ * there asks for it and waits (the first moments of a start), so nothing is lost. No naive-ui code
+ * is imported here, types only.
  */
 import type { DialogApi, MessageApi, NotificationApi } from 'naive-ui'
 import { needNow } from './afterStart'
