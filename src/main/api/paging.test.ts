@@ -10,7 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startService } from '../../service'
 import { startScriptedServer, type ScriptedServer } from '../../../test/servers/scriptedServer'
 import { createApiClient, memoryCapabilityStore, type ApiClientOptions } from './client'
-import { LIST_PAGING } from './endpoints'
+import { z } from 'zod'
+import { endpoints, LIST_PAGING, LIST_PARSE_STEP } from './endpoints'
+import { createTransport } from './transport'
 
 const llm = { provider: 'openai', model: 'gpt-4o' }
 const stamp = '2026-01-01T00:00:00.000000+00:00'
@@ -126,5 +128,52 @@ describe('paged lists against servers that do not page', () => {
     expect(await api.agents.list()).toHaveLength(4)
     expect(caps.get(LIST_PAGING)).toBe('not_offered')
     expect(server.requests.map((r) => r.query)).toEqual(['?skip=0&take=3', ''])
+  })
+})
+
+describe('a long answer keeps the event loop free', () => {
+  let server: ScriptedServer
+  beforeAll(async () => {
+    server = await startScriptedServer()
+  })
+  afterAll(async () => server.close())
+
+  it(`validates a list ${LIST_PARSE_STEP} items at a time, the event loop turning between the steps`, async () => {
+    const n = 2 * LIST_PARSE_STEP + 250
+    server.queue.push(
+      server.json(200, { success: true, data: Array.from({ length: n }, (_, i) => agent(i)) })
+    )
+    // Counts the turns of the event loop; each item notes the count it was validated in.
+    let turns = 0
+    let ticking = true
+    const tick = () => {
+      turns++
+      if (ticking) setImmediate(tick)
+    }
+    const validatedIn: number[] = []
+    const schema = z
+      .object({ id: z.string() })
+      .passthrough()
+      .transform((a) => {
+        validatedIn.push(turns)
+        return a
+      })
+    const t = createTransport({
+      baseUrl: server.url,
+      getToken: () => 'tok-123456789',
+      capabilities: memoryCapabilityStore()
+    })
+    tick()
+    const items = await endpoints(t).list('agents.list', '/agents', schema, 'agent')
+    ticking = false
+    expect(items.map((a) => a.id)).toEqual(Array.from({ length: n }, (_, i) => `a${i}`))
+    // Three steps (500, 500, 250), each within one turn, and the loop turned between them.
+    const steps = [...new Set(validatedIn)]
+    expect(steps).toHaveLength(3)
+    expect(steps.map((turn) => validatedIn.filter((v) => v === turn).length)).toEqual([
+      LIST_PARSE_STEP,
+      LIST_PARSE_STEP,
+      250
+    ])
   })
 })
