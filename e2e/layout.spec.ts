@@ -124,6 +124,8 @@ for (const size of SIZES) {
   test(`layout at ${size.width}×${size.height}: every view fits and passes axe`, async ({ app }) => {
     const page = app.page
     await page.setViewportSize(size)
+    // The sign-in view is a route of its own, loaded after the shell: measured once it is shown.
+    await expect(page.getByTestId('signin-form')).toBeVisible()
     await expectFits(page, 'sign-in')
     await openLocalWorkspace(page)
     const s = await seed(page)

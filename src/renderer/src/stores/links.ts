@@ -28,6 +28,12 @@ export interface LinkItem {
   createdAt: string | null
 }
 
+/** What the agent's link sections ask of the page: link a target, unlink a link. */
+export type LinkEvents = {
+  link: [kind: LinkKind, target: { id: string; name: string }]
+  unlink: [item: LinkItem]
+}
+
 export interface AgentLinks {
   documents: LinkItem[]
   tools: LinkItem[]
