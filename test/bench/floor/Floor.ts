@@ -7,6 +7,8 @@ export interface Item {
   name: string
   type?: string
   createdAt?: string
+  /** Agents' tags: the app's agent rows show the first three (and "+N"), so the floor does too. */
+  tags?: { id: string; name?: string; color?: string | null }[]
 }
 export interface FloorData {
   mode: 'start' | 'list'
@@ -79,6 +81,18 @@ export const Floor = defineComponent({
                     ),
                     item.item.type
                       ? h(NTag, { size: 'tiny', round: true, bordered: false }, () => item.item.type)
+                      : null,
+                    ...(item.item.tags ?? []).slice(0, 3).map((tag) =>
+                      h(
+                        'span',
+                        {
+                          style: `font-size:12px;padding:1px 8px;border-radius:10px;background:${tag.color ?? '#ddd'}`
+                        },
+                        tag.name ?? tag.id
+                      )
+                    ),
+                    item.item.tags && item.item.tags.length > 3
+                      ? h('span', { style: 'font-size:11px' }, `+${item.item.tags.length - 3}`)
                       : null,
                     h(
                       'span',
