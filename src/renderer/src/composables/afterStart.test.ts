@@ -57,4 +57,16 @@ describe('afterStart', () => {
     void feedback()
     expect(await isOpen(gate.afterStart())).toBe(true)
   })
+
+  it('afterNextPaint runs after the next frame, not before', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'requestAnimationFrame'] })
+    const { afterNextPaint } = await fresh()
+    const order: string[] = []
+    afterNextPaint(() => order.push('after'))
+    requestAnimationFrame(() => order.push('frame'))
+    await Promise.resolve()
+    expect(order).toEqual([])
+    await vi.advanceTimersByTimeAsync(50)
+    expect(order).toEqual(['frame', 'after'])
+  })
 })

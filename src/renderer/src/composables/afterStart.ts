@@ -24,11 +24,15 @@ export const afterStart = (): Promise<void> => settled
 /** Something needs the deferred code now. */
 export const needNow = openNow
 
+/** Runs `fn` just after the next frame is painted: the frame that shows what was just applied. */
+export function afterNextPaint(fn: () => void): void {
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => setTimeout(fn, 0))
+  else setTimeout(fn, 0)
+}
+
 /** The first list has been applied: open after the frame that shows it. */
 export function listShown(): void {
-  if (opened) return
-  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => setTimeout(openNow, 0))
-  else setTimeout(openNow, 0)
+  if (!opened) afterNextPaint(openNow)
 }
 
 setTimeout(openNow, SCREEN_WITHOUT_LIST_MS)
