@@ -1,8 +1,17 @@
 import { describe, expect, it } from 'vitest'
 import { benchTable, type BenchFile } from './table'
-import { growthRows, meetsGoal, toFigure, type BenchRow } from './types'
+import { growthRows, interquartileMean, median, meetsGoal, toFigure, type BenchRow } from './types'
 
 describe('benchmark figures', () => {
+  it('averages the middle half of frame-bound samples: no jump of a frame, no outlier', () => {
+    // Eight keystrokes of one frame (14 ms) and eight of two (30 ms), one of them a GC (90 ms).
+    const xs = [14, 14, 15, 14, 14, 15, 14, 14, 30, 31, 30, 30, 30, 31, 30, 90]
+    expect(median(xs)).toBe(30)
+    expect(interquartileMean(xs)).toBeCloseTo(22.25, 2)
+    expect(interquartileMean([5])).toBe(5)
+    expect(interquartileMean([])).toBeNaN()
+  })
+
   it('writes every figure with ratio = value / floor and the direction that is better', () => {
     expect(
       toFigure({ id: 'main.agents.list', name: ' main ', value: 900, unit: 'ms', floor: 600, goal: 1.3 })

@@ -106,6 +106,17 @@ export const median = (xs: number[]): number => {
   return s[Math.floor(s.length / 2)] ?? NaN
 }
 
+/**
+ * The mean of the middle half: for samples that fall on frame boundaries (a keystroke → painted
+ * is one or two frames of 16.7 ms plus the work), the median jumps a whole frame when the split
+ * moves, the mean of the middle half does not, and outliers (a GC) still do not count.
+ */
+export const interquartileMean = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b)
+  const mid = s.slice(Math.floor(s.length / 4), s.length - Math.floor(s.length / 4))
+  return mid.length ? mid.reduce((a, b) => a + b, 0) / mid.length : NaN
+}
+
 /** `scale.<figure>.growth`: cost per item at 100,000 over the cost per item at 10,000. */
 export function growthRows(rows: BenchRow[]): BenchRow[] {
   const out: BenchRow[] = []
