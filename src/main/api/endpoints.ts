@@ -134,16 +134,21 @@ export function endpoints(t: Transport) {
     const out: z.output<S>[] = []
     const seen = new Set<unknown>()
     let first: unknown
+    const ask = (skip: number) =>
+      request({ ...base, query: { ...query, skip: String(skip), take: String(page) } })
+    // A full new page means there may be more: the next one is asked for before this one is
+    // validated, so that the server prepares (and the network carries) it meanwhile.
+    let next: Promise<unknown> | null = null
     for (let skip = 0; ; skip += page) {
-      const call: Call = { ...base, query: { ...query, skip: String(skip), take: String(page) } }
       let data: unknown
       try {
-        data = await request(call)
+        data = await (next ?? ask(skip))
       } catch (e) {
         if (skip > 0 || !AppError.is(e) || !PAGING_REFUSED.has(e.status ?? 0)) throw e
         caps.set(LIST_PAGING, 'not_offered')
         return once()
       }
+      next = null
       if (!Array.isArray(data)) return parseList(schema, data, what) // throws the protocol error
       if (skip === 0) first = firstId(data)
       else if (data.length > 0 && firstId(data) === first) {
@@ -153,6 +158,10 @@ export function endpoints(t: Transport) {
       if (data.length > page) {
         caps.set(LIST_PAGING, 'not_offered')
         return parseList(schema, data, what)
+      }
+      if (data.length === page) {
+        next = ask(skip + page)
+        next.catch(() => undefined) // awaited (and its failure thrown) on the next turn of the loop
       }
       // Items that moved across a page boundary while paging (a new item first) come once.
       for (const item of await parseList(schema, data, what)) {
