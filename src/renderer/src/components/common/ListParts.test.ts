@@ -5,6 +5,8 @@ import { createMemoryHistory, createRouter } from 'vue-router'
 import { defineComponent, h } from 'vue'
 import DetailPlaceholder from './DetailPlaceholder.vue'
 import ListRow from './ListRow.vue'
+import KeyboardList from './KeyboardList.vue'
+import { NVirtualList } from 'naive-ui'
 
 function testRouter() {
   const empty = defineComponent({ render: () => h('div') })
@@ -84,5 +86,24 @@ describe('ListRow', () => {
     expect(row.attributes('aria-current')).toBe('true')
     expect(row.attributes('aria-selected')).toBe('true')
     expect(row.text()).toBe('Q3 report')
+  })
+})
+
+describe('KeyboardList', () => {
+  it('gives the virtual list the same array when only the selection changes (no re-index of every item)', async () => {
+    const items = Array.from({ length: 50 }, (_, i) => ({ id: `a${i}`, name: `Agent ${i}` }))
+    const w = mount(KeyboardList, {
+      props: { items, itemSize: 44, label: 'Agents', testid: 'agent-list', selectedId: null },
+      slots: { default: '<div class="row">{{ params.item.name }}</div>' }
+    })
+    const given = () => w.findComponent(NVirtualList).props('items')
+    const before = given()
+    expect(before).toBe(items)
+    await w.setProps({ selectedId: 'a3' })
+    expect(w.attributes('aria-activedescendant')).toBeTruthy()
+    expect(given()).toBe(before)
+    const fewer = items.slice(0, 10)
+    await w.setProps({ items: fewer })
+    expect(given()).toBe(fewer)
   })
 })
