@@ -148,7 +148,9 @@ for (const size of SIZES) {
     // The link palette: beside the agent when there is room, a drawer over it when there is not.
     await page.goto(page.url().replace(/#.*$/, `#/agents/${s.agent}`))
     const palette = tid(page, 'link-palette')
-    if (!(await palette.isVisible())) await tid(page, 'palette-toggle').click()
+    // Shown by default when there is room (once the list is painted), asked for when there is not.
+    const toggle = tid(page, 'palette-toggle')
+    if ((await toggle.getAttribute('aria-pressed')) !== 'true') await toggle.click()
     await expect(palette).toBeVisible()
     // A drawer slides in: its box is judged once it has arrived.
     await expect

@@ -24,10 +24,21 @@ export const afterStart = (): Promise<void> => settled
 /** Something needs the deferred code now. */
 export const needNow = openNow
 
-/** Runs `fn` just after the next frame is painted: the frame that shows what was just applied. */
+/** How long deferred work waits for an idle moment at most (ms). */
+const IDLE_WAIT_MS = 500
+
+/**
+ * Runs `fn` once the next frame is painted (the frame that shows what was just applied) and the
+ * page is idle: deferred work then yields to whatever the page has queued meanwhile (input, the
+ * next frame) instead of running ahead of it, and runs after IDLE_WAIT_MS at the latest.
+ */
 export function afterNextPaint(fn: () => void): void {
-  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => setTimeout(fn, 0))
-  else setTimeout(fn, 0)
+  const whenIdle = () =>
+    typeof requestIdleCallback === 'function'
+      ? requestIdleCallback(() => fn(), { timeout: IDLE_WAIT_MS })
+      : setTimeout(fn, 0)
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => whenIdle())
+  else whenIdle()
 }
 
 /** The first list has been applied: open after the frame that shows it. */
