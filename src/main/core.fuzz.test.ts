@@ -264,6 +264,17 @@ describe('every IPC channel through the core answers typed errors only', () => {
     await expectTyped('agentDocuments.list', { agentId: 'a\udfff' })
   })
 
+  it('refuses an input that makes the schema check itself throw (found by this fuzz)', async () => {
+    // An object for an id whose `length` is an array holding a prototype-less object: zod's
+    // compiled object check compares that array with a number and throws.
+    const id: Record<string, unknown> = { 0: 'a', length: [Object.create(null)] }
+    for (const channel of ['tags.get', 'agents.delete']) {
+      const reply = await t.core.invoke(channel, { id })
+      expect(reply).toMatchObject({ ok: false, error: { kind: 'validation', code: 'unreadable_input' } })
+      await expectTyped(channel, { id })
+    }
+  })
+
   it('refuses JSON fields that are not plain JSON, too deep or too large (JSON.stringify threw)', async () => {
     let deep: unknown = 1
     for (let i = 0; i < 50_000; i++) deep = { deep }

@@ -88,6 +88,20 @@ function validationMessage(fields: { field: string; message: string }[]): string
   return `${fields.length} fields need attention`
 }
 
+/**
+ * The input checked by its schema; null when the check itself fails. zod's compiled object check
+ * can throw on inputs no JSON text produces (an object whose `length` is an array holding a
+ * prototype-less object, found by core.fuzz.test.ts): that is a refused request, not an error
+ * inside the app.
+ */
+function safeParseInput(schema: z.ZodType, input: unknown): ReturnType<z.ZodType['safeParse']> | null {
+  try {
+    return schema.safeParse(input)
+  } catch {
+    return null
+  }
+}
+
 export function createCore(opts: CoreOptions): Core {
   const log =
     opts.log ??
@@ -233,7 +247,13 @@ export function createCore(opts: CoreOptions): Core {
     if (refusal)
       return { ok: false, error: { kind: 'validation', message: refusal, code: 'input_too_large' } }
     const schema: z.ZodType = ipcContract[channel].input
-    const parsed = schema.safeParse(rawInput)
+    const parsed = safeParseInput(schema, rawInput)
+    if (!parsed) {
+      return {
+        ok: false,
+        error: { kind: 'validation', message: 'The request could not be read', code: 'unreadable_input' }
+      }
+    }
     if (!parsed.success) {
       const fields = issuesToFields(parsed.error.issues)
       return { ok: false, error: { kind: 'validation', message: validationMessage(fields), fields } }
