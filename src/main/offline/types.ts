@@ -52,10 +52,10 @@ export interface CacheStore {
     syncedAt: string | null
   ): T[]
   /**
-   * putList for long lists read from a server: the same result, written in short transactions
-   * with the event loop free between them (a 10,000-item list never blocks main for long). The
-   * items are checked before anything is written; the membership changes in the last step, so
-   * a reader meanwhile sees the previous list (with some items already newer).
+   * putList for long lists read from a server: the same result, the reads (each item compared
+   * with its row and merged) in short steps with the event loop free between them, then every
+   * write in one transaction (listWrite.ts): a 10,000-item list never blocks main for long, the
+   * items are checked before anything is written, and a reader meanwhile sees the previous list.
    */
   putListInSteps<T extends { id: string }>(
     resource: Resource,
