@@ -56,10 +56,32 @@ export function useResourceList<T extends { id: string }, R = T>(
   let removals = 0
   const removedAt = new Map<string, number>()
   const removedSince = (id: string, m: number) => (removedAt.get(id) ?? 0) > m
+  // Items written here (a create, an update, a read of one item), by the count of writes then: an
+  // answer read before the write neither hides a created item nor shows the item as it was.
+  let writes = 0
+  const writtenAt = new Map<string, number>()
 
-  function apply(r: Read<T[]>, m: number): void {
+  /** The list answer, less what was removed and with what was written here since it was asked. */
+  function current(data: T[], m: number, w: number): T[] {
+    let out = removals === m ? data : data.filter((x) => !removedSince(x.id, m))
+    if (writes === w) return out
+    const local = new Map<string, T>()
+    for (const x of items.value) if ((writtenAt.get(x.id) ?? 0) > w) local.set(x.id, x)
+    if (local.size === 0) return out
+    out = out.map((x) => {
+      const mine = local.get(x.id)
+      if (!mine) return x
+      local.delete(x.id)
+      return mine
+    })
+    return local.size ? [...local.values(), ...out] : out
+  }
+
+  function apply(r: Read<T[]>, m: number, w: number): void {
     const data = Array.isArray(r.data) ? r.data : []
-    items.value = removals === m ? data : data.filter((x) => !removedSince(x.id, m))
+    items.value = current(data, m, w)
+    // Only the latest load applies, and the next one is asked after every write so far.
+    writtenAt.clear()
     offline.value = !!r.offline
     syncedAt.value = r.syncedAt ?? null
     catalogue.value = !!r.catalogue
@@ -70,6 +92,7 @@ export function useResourceList<T extends { id: string }, R = T>(
   async function load(): Promise<void> {
     const gen = ++generation
     const m = removals
+    const w = writes
     loading.value = true
     error.value = null
     try {
@@ -78,7 +101,7 @@ export function useResourceList<T extends { id: string }, R = T>(
       if (!loaded.value) {
         const useCached = (cached: Read<T[]>) => {
           if (gen === generation && !loaded.value && Array.isArray(cached.data) && cached.data.length > 0) {
-            apply(cached, m)
+            apply(cached, m, w)
             performance.mark(`agent-desk:list:${opts.resource}`)
           }
         }
@@ -94,7 +117,7 @@ export function useResourceList<T extends { id: string }, R = T>(
       }
       // 2. Network (falls back to cache in main when offline).
       const fresh = await list()
-      if (gen === generation) apply(fresh, m)
+      if (gen === generation) apply(fresh, m, w)
     } catch (e) {
       if (gen === generation) {
         error.value = toAppError(e)
@@ -107,6 +130,7 @@ export function useResourceList<T extends { id: string }, R = T>(
 
   function upsert(item: T): void {
     removedAt.delete(item.id)
+    writtenAt.set(item.id, ++writes)
     const list = items.value
     const i = list.findIndex((x) => x.id === item.id)
     if (i >= 0) {
@@ -121,6 +145,7 @@ export function useResourceList<T extends { id: string }, R = T>(
 
   function remove(id: string): void {
     removedAt.delete(id)
+    writtenAt.delete(id)
     removedAt.set(id, ++removals)
     const next = items.value.filter((x) => x.id !== id)
     if (next.length !== items.value.length) items.value = next
@@ -128,6 +153,7 @@ export function useResourceList<T extends { id: string }, R = T>(
 
   function insertAt(index: number, item: T): void {
     removedAt.delete(item.id)
+    writtenAt.set(item.id, ++writes)
     const next = items.value.filter((x) => x.id !== item.id)
     next.splice(Math.max(0, Math.min(index, next.length)), 0, item)
     items.value = next
@@ -144,6 +170,7 @@ export function useResourceList<T extends { id: string }, R = T>(
   const offReset = onSessionReset(() => {
     generation++
     removedAt.clear()
+    writtenAt.clear()
     items.value = []
     loading.value = false
     error.value = null

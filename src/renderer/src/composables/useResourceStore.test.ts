@@ -151,4 +151,48 @@ describe('useResourceStore', () => {
     expect(names(s)).toEqual(['A'])
     scope.stop()
   })
+  it('a list read that left before a create or an update neither hides the new item nor undoes the update', async () => {
+    const server: Item[] = [{ id: 'a', name: 'A' }]
+    const held: (() => void)[] = []
+    let hold = false
+    const scope = effectScope()
+    const s = scope.run(() =>
+      useResourceStore<Item>({
+        resource: 'items',
+        list: async (input) => {
+          if (input?.cacheOnly) return read([])
+          const snapshot = server.map((x) => ({ ...x }))
+          if (hold) await new Promise<void>((r) => held.push(r))
+          return read(snapshot)
+        }
+      })
+    )
+    if (!s) throw new Error('no store')
+    await s.state.ensureLoaded()
+    hold = true
+    // The page's list read leaves; then the user creates one item and renames another.
+    const loading = s.state.load()
+    await s.created(async () => {
+      server.unshift({ id: 'c', name: 'C' })
+      return written({ id: 'c', name: 'C' })
+    })
+    await s.patched(
+      'a',
+      (before) => ({ ...before, name: 'A2' }),
+      async () => {
+        server[1] = { id: 'a', name: 'A2' }
+        return written({ id: 'a', name: 'A2' })
+      }
+    )
+    // The answer, read before both, arrives last.
+    while (held.length) held.shift()?.()
+    await loading
+    expect(names(s)).toEqual(['C', 'A2'])
+    // The next read, asked after the writes, is taken as it is.
+    hold = false
+    server.splice(0, 1)
+    await s.state.load()
+    expect(names(s)).toEqual(['A2'])
+    scope.stop()
+  })
 })
