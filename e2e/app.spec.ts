@@ -29,6 +29,26 @@ test('a wrong password gets a clear message and keeps what was typed @remote', a
   await expect(tid(page, 'signin-email')).toHaveValue(origin.email)
 })
 
+test('creates an account on a server profile: a short password is refused on its field, then signed in @remote', async ({
+  app,
+  remote
+}) => {
+  const { page } = app
+  await addProfile(page, 'Team server', remote)
+  await page.locator('.n-tabs-tab', { hasText: 'Create account' }).click()
+  await tid(page, 'signup-name').fill('New Colleague')
+  await tid(page, 'signup-email').fill('new.colleague@example.com')
+  await tid(page, 'signup-password').fill('short')
+  await tid(page, 'signup-submit').click()
+  await expect(page.locator('.n-form-item-feedback', { hasText: 'Use at least 8 characters' })).toBeVisible()
+  await expect(tid(page, 'signup-name')).toHaveValue('New Colleague')
+  await expect(tid(page, 'signup-email')).toHaveValue('new.colleague@example.com')
+  await tid(page, 'signup-password').fill('long enough password')
+  await tid(page, 'signup-submit').click()
+  await expect(tid(page, 'nav-agents')).toBeVisible()
+  await expect(tid(page, 'session-user')).toContainText('New Colleague')
+})
+
 test('the session survives an app restart (token read back from the keychain)', async ({ app, remote }) => {
   await signInToServer(app.page, remote)
   const page = await app.restart()
