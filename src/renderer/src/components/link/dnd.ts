@@ -49,7 +49,8 @@ function carriesLink(e: DragEvent): boolean {
 
 /**
  * Drop-target behaviour for an element: `active` while a link payload hovers it, `hint` to show,
- * and the four handlers to bind. `onDrop` receives the parsed payload.
+ * and `target` to bind on the element (`v-bind="drop.target.value"`: the four drag handlers and
+ * `data-drop-active`). `onDrop` receives the parsed payload.
  */
 export function useLinkDropTarget(onDrop: (p: LinkPayload) => void) {
   const active = ref(false)
@@ -84,5 +85,12 @@ export function useLinkDropTarget(onDrop: (p: LinkPayload) => void) {
     current.value = null
     if (p) onDrop(p)
   }
-  return { active, hint, handlers: { dragenter, dragover, dragleave, drop } }
+  const target = computed(() => ({
+    'data-drop-active': active.value ? 'true' : undefined,
+    onDragenter: dragenter,
+    onDragover: dragover,
+    onDragleave: dragleave,
+    onDrop: drop
+  }))
+  return { active, hint, target }
 }
