@@ -29,7 +29,7 @@ import { buildWriteOp } from './resources'
 import type { Lease } from './resources/kit'
 import type { Keychain } from './keychain'
 import { LocalWorkspace } from './localWorkspace'
-import { maskSecrets } from './mask'
+import { maskSecrets, maskSecretsInSteps } from './mask'
 import { ProfileRegistry } from './profiles'
 import { serverProbe } from './serverProbe'
 import { SessionManager, type ActiveSession } from './session'
@@ -195,10 +195,17 @@ export function createCore(opts: CoreOptions): Core {
     return masked
   }
 
-  /** Success answers: masked too, except on the channels that hand out a token value. */
-  function sanitize(channel: string, value: unknown): unknown {
+  /**
+   * Success answers: masked too, except on the channels that hand out a token value. A long list
+   * is masked in steps (maskSecretsInSteps), so main answers other calls meanwhile.
+   */
+  async function sanitize(channel: string, value: unknown): Promise<unknown> {
     if (value === undefined) return null
-    return TOKEN_CHANNELS.has(channel) ? value : mask(`the answer to ${channel}`, value)
+    if (TOKEN_CHANNELS.has(channel)) return value
+    const token = currentToken()
+    const masked = token ? await maskSecretsInSteps(value, [token]) : value
+    if (masked !== value) log(`Removed the session token from the answer to ${channel}`)
+    return masked
   }
 
   /** Runs the handler as call `callId` (cancellable), or plainly without one. */
@@ -282,7 +289,7 @@ export function createCore(opts: CoreOptions): Core {
     try {
       await session.init()
       const value = await handler(parsed.data, ctx)
-      return { ok: true, value: sanitize(channel, value) }
+      return { ok: true, value: await sanitize(channel, value) }
     } catch (e) {
       return { ok: false, error: toErrorData(e, channel) }
     } finally {

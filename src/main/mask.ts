@@ -76,3 +76,43 @@ export function maskSecrets(value: unknown, secrets: readonly (string | null | u
   const list = usable(secrets)
   return list.length === 0 ? value : maskWith(value, list, Math.min(...list.map((s) => s.length)))
 }
+
+/** Items of a long list masked per step by `maskSecretsInSteps`. */
+export const MASK_STEP = 1000
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+/**
+ * `maskSecrets` for answers that may be long: a list (an array, or a read's `data` array) of more
+ * than MASK_STEP items is walked MASK_STEP items at a time with the event loop free in between (a
+ * 100,000-agent answer held main for ~450 ms in one walk). The result is the same as
+ * `maskSecrets`, the same value when nothing is masked.
+ */
+export async function maskSecretsInSteps(
+  value: unknown,
+  secrets: readonly (string | null | undefined)[],
+  yieldNow: () => Promise<void> = nextTurn
+): Promise<unknown> {
+  const list = usable(secrets)
+  if (list.length === 0) return value
+  const min = Math.min(...list.map((s) => s.length))
+  const record =
+    typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null
+  const items = Array.isArray(value) ? value : record && Array.isArray(record.data) ? record.data : null
+  if (!items || items.length <= MASK_STEP) return maskWith(value, list, min)
+  let out: unknown[] | null = null
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0 && i % MASK_STEP === 0) await yieldNow()
+    const v = items[i] as unknown
+    const m = maskWith(v, list, min)
+    if (m !== v) (out ??= items.slice())[i] = m
+  }
+  if (!record) return out ?? items
+  const others: Record<string, unknown> = {}
+  for (const key in record) if (key !== 'data' && Object.hasOwn(record, key)) others[key] = record[key]
+  const maskedOthers = maskWith(others, list, min)
+  if (maskedOthers === others && !out) return value
+  return { ...(maskedOthers as Record<string, unknown>), data: out ?? items }
+}

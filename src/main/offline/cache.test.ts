@@ -304,4 +304,33 @@ describe('long lists in steps', () => {
     expect(cache.getList('agents', '')).toEqual({ value: [{ id: 'a0', name: 'kept' }], syncedAt: T1 })
     expect(cache.getItem('agents', 'b0')).toBeNull()
   })
+  it('compares the stored membership a step at a time: any difference is written, the same order is kept', async () => {
+    const { cache } = t.open()
+    const ids = (xs: { id: string }[]) => xs.map((x) => x.id)
+    const names = () => cache.getList<AgentLike>('agents', '')?.value.map((a) => a.id)
+    const agents = Array.from({ length: 1_200 }, (_, i) => ({ id: `a${i}`, name: `Agent ${i}` }))
+    cache.putList<AgentLike>('agents', '', agents, T1)
+    // Stored positions with a gap and one before the first: x, a0 … a1199 without a600.
+    cache.putItem<AgentLike>('agents', { id: 'x', name: 'X' }, T1)
+    cache.addToList('agents', '', 'x', 'start')
+    cache.removeItem('agents', 'a600')
+    const same = [{ id: 'x', name: 'X' }, ...agents.filter((a) => a.id !== 'a600')]
+    expect(names()).toEqual(ids(same))
+    await cache.putListInSteps<AgentLike>('agents', '', same, T2)
+    expect(names()).toEqual(ids(same))
+
+    const swapped: AgentLike[] = same.slice()
+    ;[swapped[1100], swapped[1101]] = [swapped[1101] as AgentLike, swapped[1100] as AgentLike]
+    const variants = [
+      swapped,
+      swapped.slice(0, -1), // shorter
+      [...swapped, { id: 'y', name: 'Y' }], // longer
+      swapped.slice(1), // everything moves up one
+      [...agents, agents[5] as AgentLike] // a repeated item is listed once
+    ]
+    for (const v of variants) {
+      await cache.putListInSteps<AgentLike>('agents', '', v, T2)
+      expect(names()).toEqual([...new Set(ids(v))])
+    }
+  })
 })

@@ -66,6 +66,17 @@ export class SqliteCacheStore implements CacheStore {
       memberIds: db
         .prepare('SELECT id FROM list_items WHERE resource = ? AND scope = ? ORDER BY position')
         .raw(true),
+      membersFirst: db
+        .prepare(
+          'SELECT position, id FROM list_items WHERE resource = ? AND scope = ? ORDER BY position LIMIT ?'
+        )
+        .raw(true),
+      membersAfter: db
+        .prepare(
+          `SELECT position, id FROM list_items WHERE resource = ? AND scope = ? AND position > ?
+           ORDER BY position LIMIT ?`
+        )
+        .raw(true),
       catalogue: db.prepare('SELECT json FROM items WHERE resource = ? ORDER BY seq DESC').raw(true),
       // Names for the palette: SQLite reads the two fields, so no item is parsed in JavaScript.
       names: db
@@ -159,7 +170,7 @@ export class SqliteCacheStore implements CacheStore {
     }
   }
 
-  /** putList's work as steps (listWrite.ts); every item is checked before the first. */
+  /** putList's work as steps (listWrite.ts); every item is checked before the first write. */
   private listSteps<T extends { id: string }>(
     resource: Resource,
     scope: string,
@@ -168,16 +179,9 @@ export class SqliteCacheStore implements CacheStore {
   ) {
     checkResource(resource)
     if (!Array.isArray(items)) throw new TypeError('putList needs an array of items')
-    const seen = new Set<string>()
-    const order: (JsonRecord & { id: string })[] = []
-    for (const item of items) {
-      checkItem(item)
-      if (seen.has(item.id)) continue
-      seen.add(item.id)
-      order.push(item)
-    }
     const s = this.s
-    const run = listSteps<T>(order, {
+    const run = listSteps<T>(items, {
+      check: checkItem,
       stored: (id) => s.itemJson.get(resource, id) as unknown[] | undefined,
       storedMany: (ids) =>
         new Map(
@@ -189,6 +193,10 @@ export class SqliteCacheStore implements CacheStore {
       write: (id, json) => s.upsertItem.run(resource, id, json, syncedAt),
       changes: () => (s.totalChanges.get() as unknown[])[0],
       memberIds: () => (s.memberIds.all(resource, scope) as unknown[][]).map((r) => r[0]),
+      memberPage: (position, limit) =>
+        (position === null
+          ? s.membersFirst.all(resource, scope, limit)
+          : s.membersAfter.all(resource, scope, position, limit)) as unknown[][],
       setMembers: (ids) => {
         s.clearMembers.run(resource, scope)
         ids.forEach((id, position) => s.addMember.run(resource, scope, position, id))

@@ -1,9 +1,10 @@
 /**
  * How the cache stores a list read from a server (SqliteCacheStore.putList / putListInSteps):
- * first what to write, in steps of LIST_STEP items with only reads (each item scrubbed, compared
- * with its row and merged onto it); then every write in one go: the items whose rows did not
- * change meanwhile as planned (others merged again), the membership and the list's sync time.
- * Run apart, only the last step writes, so a list is still stored whole or not at all.
+ * first what to write, in steps of LIST_STEP items with only reads (each item checked, scrubbed,
+ * compared with its row and merged onto it, and the stored membership compared with the list's
+ * order as far as it goes); then every write in one go: the items whose rows did not change
+ * meanwhile as planned (others merged again), the membership when it differs, and the list's
+ * sync time. Run apart, only the last step writes, so a list is still stored whole or not at all.
  */
 import type { JsonRecord } from './merge'
 
@@ -27,12 +28,19 @@ export interface ListWrite {
   /** A number that changes whenever the connection writes (SQLite's total_changes()). */
   changes(): unknown
   memberIds(): unknown[]
+  /** Up to `limit` stored members ([position, id]) after `position` (from the first when null). */
+  memberPage(position: unknown, limit: number): unknown[][]
+  /** Throws for an item the cache cannot keep. */
+  check(item: unknown): asserts item is Item
   setMembers(ids: string[]): void
   putHead(): void
 }
 
-/** The steps over `order` (unique, checked items): yields between steps, returns the merged items. */
-export function* listSteps<T>(order: Item[], w: ListWrite): Generator<void, T[]> {
+/**
+ * The steps over `items` (checked, and kept once per id, in steps too): yields between steps,
+ * returns the merged items in the list's order.
+ */
+export function* listSteps<T>(items: readonly unknown[], w: ListWrite): Generator<void, T[]> {
   const plan = (item: Item, row: unknown[] | undefined) => {
     const clean = w.clean(item)
     // An item whose JSON equals the stored one is left as it is (merging it would change
@@ -40,13 +48,35 @@ export function* listSteps<T>(order: Item[], w: ListWrite): Generator<void, T[]>
     if (row && row[0] === JSON.stringify(clean)) return { row: row[0], value: clean, json: null }
     return { row: row?.[0], ...w.merged(item, row) }
   }
-  const plans = new Array<ReturnType<typeof plan>>(order.length)
+  const order: Item[] = []
+  const seen = new Set<string>()
+  const plans: ReturnType<typeof plan>[] = []
   const changesBefore = w.changes()
-  for (let start = 0; start < order.length; start += LIST_STEP) {
-    const step = order.slice(start, start + LIST_STEP)
+  // The stored membership, read a step at a time beside the items: whether it is the list's order.
+  let membersSame = true
+  let memberCount = 0
+  let lastPosition: unknown = null
+  const compareMembers = (limit: number) => {
+    const page = w.memberPage(lastPosition, limit)
+    for (const [position, id] of page) {
+      if (order[memberCount]?.id !== id) membersSame = false
+      memberCount++
+      lastPosition = position
+    }
+  }
+  for (let start = 0; start < items.length; start += LIST_STEP) {
+    const from = order.length
+    for (const item of items.slice(start, start + LIST_STEP)) {
+      w.check(item)
+      if (seen.has(item.id)) continue
+      seen.add(item.id)
+      order.push(item)
+    }
+    const step = order.slice(from)
     const rows = w.storedMany(step.map((item) => item.id))
-    step.forEach((item, k) => (plans[start + k] = plan(item, rows.get(item.id))))
-    if (start + LIST_STEP < order.length) yield
+    for (const item of step) plans.push(plan(item, rows.get(item.id)))
+    if (membersSame) compareMembers(order.length - memberCount)
+    if (start + LIST_STEP < items.length) yield
   }
   // Rows are read again only when the connection wrote anything since they were planned.
   const recheck = w.changes() !== changesBefore
@@ -61,10 +91,17 @@ export function* listSteps<T>(order: Item[], w: ListWrite): Generator<void, T[]>
       merged[i] = p.value as unknown as T
     }
   }
-  // Membership is rewritten only when it changed.
-  const current = w.memberIds()
-  let same = current.length === order.length
-  for (let i = 0; same && i < current.length; i++) same = current[i] === order[i]?.id
+  // Membership is rewritten only when it changed: as compared in the steps (one more stored member
+  // means it is longer), or read again whole when the connection wrote meanwhile.
+  let same: boolean
+  if (recheck) {
+    const current = w.memberIds()
+    same = current.length === order.length
+    for (let i = 0; same && i < current.length; i++) same = current[i] === order[i]?.id
+  } else {
+    if (membersSame) compareMembers(1)
+    same = membersSame && memberCount === order.length
+  }
   if (!same) w.setMembers(order.map((i) => i.id))
   w.putHead()
   return merged

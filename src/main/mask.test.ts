@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest'
+import { MASK, MASK_STEP, maskSecrets, maskSecretsInSteps } from './mask'
+
+const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.session-token-value'
+
+/** A long list: every 777th item holds the token somewhere (a value, deep, or a key). */
+function longList(n: number) {
+  return Array.from({ length: n }, (_, i) => ({
+    id: `a${i}`,
+    name: `Agent ${i}`,
+    description: i % 777 === 0 ? `echo: Bearer ${TOKEN}` : 'plain',
+    tags: i % 1554 === 1 ? [{ id: 't', name: TOKEN }] : [],
+    ...(i % 2331 === 2 ? { [`k-${TOKEN}`]: 1 } : {})
+  }))
+}
+
+describe('maskSecretsInSteps', () => {
+  it('masks a long list like maskSecrets does, an array or a read holding one', async () => {
+    const items = longList(5 * MASK_STEP + 3)
+    const read = { data: items, source: 'network', syncedAt: null, offline: false, note: `x ${TOKEN}` }
+    for (const value of [items, read]) {
+      const stepped = await maskSecretsInSteps(value, [TOKEN])
+      expect(stepped).toEqual(maskSecrets(value, [TOKEN]))
+      expect(JSON.stringify(stepped)).not.toContain(TOKEN)
+      expect(JSON.stringify(stepped)).toContain(MASK)
+    }
+    // The input is left as it was.
+    expect(JSON.stringify(items)).toContain(TOKEN)
+  })
+
+  it('gives the same value back when nothing is masked', async () => {
+    const items = longList(3 * MASK_STEP).map((x) => ({ id: x.id, name: x.name }))
+    const read = { data: items, offline: false }
+    expect(await maskSecretsInSteps(items, [TOKEN])).toBe(items)
+    expect(await maskSecretsInSteps(read, [TOKEN])).toBe(read)
+    expect(await maskSecretsInSteps(read, [])).toBe(read)
+  })
+
+  it('lets the event loop run between steps of a long list, not for a short one', async () => {
+    let turns = 0
+    let on = true
+    const tick = () => {
+      turns++
+      if (on) setImmediate(tick)
+    }
+    setImmediate(tick)
+    await maskSecretsInSteps(longList(10 * MASK_STEP), [TOKEN])
+    const during = turns
+    on = false
+    expect(during).toBeGreaterThanOrEqual(9)
+
+    let yields = 0
+    const count = async () => {
+      yields++
+    }
+    await maskSecretsInSteps(longList(MASK_STEP), [TOKEN], count)
+    expect(yields).toBe(0)
+    await maskSecretsInSteps({ data: longList(4 * MASK_STEP + 1) }, [TOKEN], count)
+    expect(yields).toBe(4)
+  })
+})
