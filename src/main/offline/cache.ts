@@ -5,6 +5,7 @@
 import { type Db, isCorruption, markForRebuild, scalar } from './db'
 import { type JsonRecord, isPlainObject, mergeItem, replaceString, scrub } from './merge'
 import { listSteps } from './listWrite'
+import { cacheStatements, type CacheStatements } from './cacheStatements'
 import { RESOURCES, type CacheStore, type Cached, type NamedRow, type Resource } from './types'
 
 function checkResource(resource: string): void {
@@ -20,76 +21,13 @@ function checkItem(item: unknown): asserts item is JsonRecord & { id: string } {
 }
 
 export class SqliteCacheStore implements CacheStore {
-  private readonly s
+  private readonly s: CacheStatements
 
   constructor(
     private readonly db: Db,
     private readonly file: string
   ) {
-    this.s = {
-      itemJson: db.prepare('SELECT json, synced_at FROM items WHERE resource = ? AND id = ?').raw(true),
-      itemsJson: db
-        .prepare(
-          'SELECT json, synced_at, id FROM items WHERE resource = ? AND id IN (SELECT value FROM json_each(?))'
-        )
-        .raw(true),
-      // An item's sync time: its own, or that of the newest stored list holding it when newer (a
-      // list read confirms its items without rewriting each row).
-      itemSynced: db
-        .prepare(
-          `SELECT i.json, i.synced_at, (SELECT MAX(h.synced_at) FROM list_items m
-             JOIN lists h ON h.resource = m.resource AND h.scope = m.scope
-             WHERE m.resource = i.resource AND m.id = i.id)
-           FROM items i WHERE i.resource = ? AND i.id = ?`
-        )
-        .raw(true),
-      upsertItem: db.prepare(
-        `INSERT INTO items (resource, id, json, synced_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT (resource, id) DO UPDATE SET json = excluded.json, synced_at = excluded.synced_at`
-      ),
-      deleteItem: db.prepare('DELETE FROM items WHERE resource = ? AND id = ?'),
-      listHead: db.prepare('SELECT synced_at FROM lists WHERE resource = ? AND scope = ?').raw(true),
-      listRows: db
-        .prepare(
-          `SELECT i.json FROM list_items l JOIN items i ON i.resource = l.resource AND i.id = l.id
-           WHERE l.resource = ? AND l.scope = ? ORDER BY l.position`
-        )
-        .raw(true),
-      putHead: db.prepare(
-        `INSERT INTO lists (resource, scope, synced_at) VALUES (?, ?, ?)
-         ON CONFLICT (resource, scope) DO UPDATE SET synced_at = excluded.synced_at`
-      ),
-      clearMembers: db.prepare('DELETE FROM list_items WHERE resource = ? AND scope = ?'),
-      addMember: db.prepare('INSERT INTO list_items (resource, scope, position, id) VALUES (?, ?, ?, ?)'),
-      removeMember: db.prepare('DELETE FROM list_items WHERE resource = ? AND id = ?'),
-      totalChanges: db.prepare('SELECT total_changes()').raw(true),
-      memberIds: db
-        .prepare('SELECT id FROM list_items WHERE resource = ? AND scope = ? ORDER BY position')
-        .raw(true),
-      membersFirst: db
-        .prepare(
-          'SELECT position, id FROM list_items WHERE resource = ? AND scope = ? ORDER BY position LIMIT ?'
-        )
-        .raw(true),
-      membersAfter: db
-        .prepare(
-          `SELECT position, id FROM list_items WHERE resource = ? AND scope = ? AND position > ?
-           ORDER BY position LIMIT ?`
-        )
-        .raw(true),
-      catalogue: db.prepare('SELECT json FROM items WHERE resource = ? ORDER BY seq DESC').raw(true),
-      // Names for the palette: SQLite reads the two fields, so no item is parsed in JavaScript.
-      names: db
-        .prepare(
-          `SELECT id, json_extract(json, '$.name'), json_extract(json, '$.description') FROM items
-           WHERE resource = ? ORDER BY seq DESC`
-        )
-        .raw(true),
-      getMeta: db.prepare('SELECT value FROM meta WHERE key = ?').raw(true),
-      setMeta: db.prepare(
-        'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'
-      )
-    }
+    this.s = cacheStatements(db)
   }
 
   /** Reads never crash the app on a damaged file: a miss now, a rebuild at the next open. */
