@@ -186,11 +186,15 @@ export function createCore(opts: CoreOptions): Core {
   /**
    * The session token never leaves main: every string holding it is masked, deep, in answers,
    * errors and events. Walks the value once and copies only what it changes, so a 10,000-item
-   * list costs no serialisation round trip here.
+   * list costs no serialisation round trip here. (With no session there is nothing to mask:
+   * maskSecrets skips a missing token.)
    */
   function mask(what: string, value: unknown): unknown {
-    const token = currentToken()
-    const masked = token ? maskSecrets(value, [token]) : value
+    return logged(what, value, maskSecrets(value, [currentToken()]))
+  }
+
+  /** `masked`, with a log line when masking changed `value`. */
+  function logged(what: string, value: unknown, masked: unknown): unknown {
     if (masked !== value) log(`Removed the session token from ${what}`)
     return masked
   }
@@ -202,10 +206,7 @@ export function createCore(opts: CoreOptions): Core {
   async function sanitize(channel: string, value: unknown): Promise<unknown> {
     if (value === undefined) return null
     if (TOKEN_CHANNELS.has(channel)) return value
-    const token = currentToken()
-    const masked = token ? await maskSecretsInSteps(value, [token]) : value
-    if (masked !== value) log(`Removed the session token from the answer to ${channel}`)
-    return masked
+    return logged(`the answer to ${channel}`, value, await maskSecretsInSteps(value, [currentToken()]))
   }
 
   /** Runs the handler as call `callId` (cancellable), or plainly without one. */
