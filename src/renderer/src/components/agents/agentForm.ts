@@ -1,5 +1,9 @@
 import type { Agent } from '../../../../shared/agent'
 import type { Tag } from '../../../../shared/tag'
+import { computed, type ComputedRef } from 'vue'
+import { useTagsStore } from '../../stores/tags'
+import { usePromptsStore } from '../../stores/prompts'
+import { useDocumentsStore } from '../../stores/documents'
 
 /** The agent form's model (one shape for create and edit). Tags are held as ids. */
 export interface AgentFormModel {
@@ -50,4 +54,16 @@ export function tagRefs(
     if (t.color !== undefined) ref.color = t.color
     return ref
   })
+}
+
+/** What the agent form offers to choose from (its `tags`, `prompts` and `documents` props). */
+export function useAgentChoices(): ComputedRef<{
+  tags: Tag[]
+  prompts: { id: string; name?: string | undefined }[]
+  documents: { id: string; name?: string | undefined }[]
+}> {
+  const tags = useTagsStore()
+  const prompts = usePromptsStore()
+  const documents = useDocumentsStore()
+  return computed(() => ({ tags: tags.items, prompts: prompts.items, documents: documents.items }))
 }
