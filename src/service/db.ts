@@ -8,6 +8,8 @@ import Database from 'libsql'
 
 /** A libsql connection. */
 export type Connection = InstanceType<typeof Database>
+/** A prepared statement of a connection. */
+export type Statement = ReturnType<Connection['prepare']>
 
 /**
  * The service's connection: libsql's, plus what its in-memory caches need to know whether the

@@ -141,6 +141,8 @@ export interface OwnedTable<T, I> {
   /** Inserts a row (new id, now as created/updated time) and returns it as read back. */
   create(user: UserStrict, input: I): T
   get(user: UserStrict, id: string): T | undefined
+  /** Which of `ids` are the owner's rows (an index lookup each; nothing read or decoded). */
+  owned(user: UserStrict, ids: readonly string[]): Set<string>
   /** The owner's rows, newest first. */
   list(user: UserStrict, page: Page): T[]
   /** Writes the updatable columns of `input`; undefined when there is no such row. */
@@ -159,6 +161,7 @@ export function ownedTable<T, I>(db: Db, def: TableDef, codec: Codec<T, I>): Own
   const s = {
     insert: db.prepare(`INSERT INTO ${table} (${cols}) VALUES (${all.map(() => '?').join(', ')})`),
     get: db.prepare(`SELECT ${cols} FROM ${table} WHERE id = ? AND user_id = ?`),
+    owned: db.prepare(`SELECT 1 FROM ${table} WHERE id = ? AND user_id = ?`),
     list: db.prepare(`SELECT ${cols} FROM ${table} WHERE user_id = ? ${NEWEST} LIMIT ? OFFSET ?`),
     update:
       def.updatedAt === false
@@ -179,6 +182,9 @@ export function ownedTable<T, I>(db: Db, def: TableDef, codec: Codec<T, I>): Own
     get(user, id) {
       const r = s.get.get(id, user.id) as Row | undefined
       return r ? codec.decode(r, user) : undefined
+    },
+    owned(user, ids) {
+      return new Set(ids.filter((id) => s.owned.get(id, user.id) !== undefined))
     },
     list(user, page) {
       return (s.list.all(user.id, page.take, page.skip) as Row[]).map((r) => codec.decode(r, user))

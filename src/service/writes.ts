@@ -14,7 +14,7 @@
  * request whose change was in it gets that error, and the ones not yet run run in a new one.
  * The work is synchronous and runs in one go, so no other request ever sees a half-done batch.
  */
-import type { Db } from './db'
+import type { Db, Statement } from './db'
 
 interface Job {
   run(): unknown
@@ -26,8 +26,16 @@ export class WriteQueue {
   private jobs: Job[] = []
   private idle: Promise<void> | null = null
   private markIdle: (() => void) | null = null
+  /** Each request's savepoint, prepared once (exec would parse the SQL for every request). */
+  private readonly savepoint: { open: Statement; release: Statement; rollback: Statement }
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db) {
+    this.savepoint = {
+      open: db.prepare('SAVEPOINT request'),
+      release: db.prepare('RELEASE request'),
+      rollback: db.prepare('ROLLBACK TO request')
+    }
+  }
 
   /**
    * Runs `work` (synchronous; it may read and write) in the next group transaction; resolves
@@ -85,19 +93,20 @@ export class WriteQueue {
     }
     const committed = db.writeLocked()
     const done: { job: Job; value: unknown }[] = []
+    const savepoint = this.savepoint
     for (let i = 0; i < jobs.length; i++) {
       const job = jobs[i] as Job
       try {
-        db.exec('SAVEPOINT request')
+        savepoint.open.run([])
         const value = job.run()
-        db.exec('RELEASE request')
+        savepoint.release.run([])
         done.push({ job, value })
       } catch (e) {
         job.reject(e)
         if (db.inTransaction) {
           try {
-            db.exec('ROLLBACK TO request')
-            db.exec('RELEASE request')
+            savepoint.rollback.run([])
+            savepoint.release.run([])
             continue
           } catch {
             // fall through: give up on this transaction

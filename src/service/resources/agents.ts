@@ -84,14 +84,18 @@ export function agentsStorage(db: Db) {
           a.created_at AS ca, a.seq AS seq ${AGENT_FROM} WHERE a.user_id = :uid
           ORDER BY a.created_at DESC, a.seq DESC LIMIT :take OFFSET :skip)`
     ),
-    insertTag: db.prepare('INSERT OR IGNORE INTO agent_tags (agent_id, tag_id, position) VALUES (?, ?, ?)'),
+    // The tags in order, in one statement: a JSON array's index is the tag's position.
+    insertTags: db.prepare(
+      'INSERT OR IGNORE INTO agent_tags (agent_id, tag_id, position) SELECT ?, value, key FROM json_each(?)'
+    ),
     clearTags: db.prepare('DELETE FROM agent_tags WHERE agent_id = ?'),
     remove: db.prepare('DELETE FROM agents WHERE id = ? AND user_id = ?')
   }
   const fields = (a: AgentInput) =>
     [a.name, a.type, a.provider, a.model, a.hasMemory ? 1 : 0, a.promptId, a.documentId] as const
-  const insertTags = (id: string, tagIds: string[]) =>
-    tagIds.forEach((tagId, i) => s.insertTag.run(id, tagId, i))
+  const insertTags = (id: string, tagIds: string[]) => {
+    if (tagIds.length) s.insertTags.run(id, JSON.stringify(tagIds))
+  }
 
   const agents = {
     /** Creates the agent and its tag links in one transaction; returns the agent's response JSON. */
@@ -137,11 +141,11 @@ export function agentsStorage(db: Db) {
   return agents
 }
 
-/** Lookups of what an agent may reference (the caller's own rows only). */
+/** Which of some ids are the caller's own prompts, documents or tags (what an agent may reference). */
 export interface AgentRefs {
-  prompt(user: UserStrict, id: string): unknown
-  document(user: UserStrict, id: string): unknown
-  tag(user: UserStrict, id: string): unknown
+  prompt(user: UserStrict, ids: readonly string[]): Set<string>
+  document(user: UserStrict, ids: readonly string[]): Set<string>
+  tag(user: UserStrict, ids: readonly string[]): Set<string>
 }
 
 type RefInput = { promptId?: string | null; documentId?: string | null; tags?: (string | { id: string })[] }
@@ -149,16 +153,17 @@ type RefInput = { promptId?: string | null; documentId?: string | null; tags?: (
 /** Checks that referenced prompt, document and tags are the caller's; returns tag ids in order. */
 function checkRefs(refs: AgentRefs, user: UserStrict, b: RefInput): string[] {
   const issues: FieldIssue[] = []
-  if (b.promptId != null && !refs.prompt(user, b.promptId)) {
+  if (b.promptId != null && !refs.prompt(user, [b.promptId]).has(b.promptId)) {
     issues.push({ field: 'promptId', message: 'No such prompt' })
   }
-  if (b.documentId != null && !refs.document(user, b.documentId)) {
+  if (b.documentId != null && !refs.document(user, [b.documentId]).has(b.documentId)) {
     issues.push({ field: 'documentId', message: 'No such document' })
   }
+  const asked = (b.tags ?? []).map((ref) => (typeof ref === 'string' ? ref : ref.id))
+  const mine = refs.tag(user, asked)
   const tagIds: string[] = []
-  ;(b.tags ?? []).forEach((ref, i) => {
-    const tagId = typeof ref === 'string' ? ref : ref.id
-    if (!refs.tag(user, tagId)) issues.push({ field: `tags.${i}`, message: `No such tag: ${tagId}` })
+  asked.forEach((tagId, i) => {
+    if (!mine.has(tagId)) issues.push({ field: `tags.${i}`, message: `No such tag: ${tagId}` })
     else if (!tagIds.includes(tagId)) tagIds.push(tagId)
   })
   if (issues.length) throw invalid(issues)
