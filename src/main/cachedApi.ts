@@ -16,6 +16,7 @@ import { removalMark, removedSince } from './offline/removals'
 import type { OutboxExtra } from './offline/types'
 import { outcomeUnknown, uncertainError } from './offline/writeRules'
 import { withIdempotencyKey } from './api/idempotency'
+import { answerDigest } from './api/answerDigest'
 import type { Lease, ReadOptions, WriteOp } from './resources/kit'
 import type { ConnectivityMonitor } from './connectivity'
 import type { EventBus } from './events'
@@ -109,9 +110,13 @@ export class CachedApi {
     const at = now()
     const view = opts.view ?? ((x: T) => x)
     let fresh = opts.view ? items.map(view) : items
+    // The answer's digest (api/answerDigest.ts) goes with the items only while they are all of it.
+    let answer = answerDigest(items)
     // Deleted while the answer was on its way: stays deleted.
-    if (removalMark(s.cache) !== mark)
+    if (removalMark(s.cache) !== mark) {
       fresh = fresh.filter((i) => !removedSince(s.cache, resource, i.id, mark))
+      answer = undefined
+    }
     // Items the server does not know yet (waiting in the outbox) stay visible. They exist only
     // while the outbox holds something, so the previous list is read only then.
     let pending: T[] = []
@@ -119,13 +124,15 @@ export class CachedApi {
       const known = new Set(fresh.map((i) => i.id))
       const previous = s.cache.getList(resource, scope)
       if (previous) pending = (previous.value as T[]).filter((i) => isLocalId(i.id) && !known.has(i.id))
+      if (pending.length > 0) answer = undefined
     }
     // Every item merged with what is cached, then the list's membership (in steps: main stays free).
     const data = await s.cache.putListInSteps(
       resource,
       scope,
       pending.length ? [...pending, ...fresh] : fresh,
-      at
+      at,
+      answer
     )
     this.synced(s, at)
     return { data, source: 'network', syncedAt: at, offline: false }

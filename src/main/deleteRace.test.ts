@@ -64,6 +64,21 @@ describe('a read answered before a delete and arriving after it', () => {
     expect((await t.fail('tools.get', { id: tool.id, cacheOnly: true })).kind).toBe('not_found')
   })
 
+  it('nor does a list answered as the last two were (the same answer, remembered by the cache)', async () => {
+    const { t, tool, kept, holdAnswer } = await setUp()
+    await t.call('tools.list')
+    await t.call('tools.list') // found stored as given: the same answer would be taken as stored
+    const hold = holdAnswer('/tools')
+    const reading = t.call('tools.list')
+    await waitFor(hold.answered)
+    await t.call('tools.delete', { id: tool.id })
+    hold.release()
+    expect((await reading).data.map((x) => x.id)).toEqual([kept.id])
+    const cached = await t.call('tools.list', { cacheOnly: true })
+    expect(cached.data.map((x) => x.id)).toEqual([kept.id])
+    expect((await t.fail('tools.get', { id: tool.id, cacheOnly: true })).kind).toBe('not_found')
+  })
+
   it('an item read says the item is gone and does not put it back', async () => {
     const { t, tool, kept, holdAnswer } = await setUp()
     await t.call('tools.list')

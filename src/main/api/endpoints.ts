@@ -7,6 +7,7 @@ import { z } from 'zod'
 import { AppError } from '../../shared/errors'
 import { isRecord } from './normalize'
 import type { Call, Transport } from './transport'
+import { answerDigest, markAnswer, pagesDigest } from './answerDigest'
 
 export function isEmptyObject(v: unknown): boolean {
   return isRecord(v) && Object.keys(v).length === 0
@@ -126,12 +127,16 @@ export function endpoints(t: Transport) {
     query?: Record<string, string>
   ): Promise<z.output<S>[]> {
     const base: Call = { op, method: 'GET', path, auth: true, scope: 'collection', what }
-    const once = async () => parseList(schema, await request(query ? { ...base, query } : base), what)
+    const once = async () => {
+      const data = await request(query ? { ...base, query } : base)
+      return markAnswer(await parseList(schema, data, what), answerDigest(data))
+    }
     const caps = t.capabilities
     if (!caps || caps.get(LIST_PAGING) === 'not_offered') return once()
     const page = t.listPageSize ?? LIST_PAGE
     const firstId = (items: unknown[]) => (isRecord(items[0]) ? items[0].id : undefined)
     const out: z.output<S>[] = []
+    const pages: (string | undefined)[] = []
     const seen = new Set<unknown>()
     let first: unknown
     const ask = (skip: number) =>
@@ -163,6 +168,7 @@ export function endpoints(t: Transport) {
         next = ask(skip + page)
         next.catch(() => undefined) // awaited (and its failure thrown) on the next turn of the loop
       }
+      pages.push(answerDigest(data))
       // Items that moved across a page boundary while paging (a new item first) come once.
       for (const item of await parseList(schema, data, what)) {
         const id = isRecord(item) ? item.id : undefined
@@ -172,7 +178,7 @@ export function endpoints(t: Transport) {
       }
       if (data.length < page) {
         if (skip > 0) caps.set(LIST_PAGING, 'offered')
-        return out
+        return markAnswer(out, pagesDigest(pages))
       }
     }
   }

@@ -13,6 +13,7 @@ import { createApiClient, memoryCapabilityStore, type ApiClientOptions } from '.
 import { z } from 'zod'
 import { endpoints, LIST_PAGING, LIST_PARSE_STEP } from './endpoints'
 import { createTransport } from './transport'
+import { answerDigest } from './answerDigest'
 
 const llm = { provider: 'openai', model: 'gpt-4o' }
 const stamp = '2026-01-01T00:00:00.000000+00:00'
@@ -75,6 +76,28 @@ describe('paged lists against the embedded service', () => {
     expect(items.map((a) => a.id)).toEqual(whole.map((a) => a.id))
     expect(paged.caps.get(LIST_PAGING)).toBe('offered')
   })
+
+  it('marks a list with the digest of the pages it was read from: the same pages, the same digest', async () => {
+    const paged = client({ listPageSize: 3 })
+    const first = answerDigest(await paged.api.agents.list())
+    expect(first).toMatch(/^[A-Za-z0-9+/]{43}=$/)
+    expect(answerDigest(await paged.api.agents.list())).toBe(first)
+    // A change on the last page (agents come newest first) gives another digest.
+    const all = await paged.api.agents.list()
+    const last = all[all.length - 1]
+    if (!last) throw new Error('no agent')
+    const writer = client().api
+    await writer.agents.update(last.id, { name: 'Agent 0 renamed' })
+    const changed = answerDigest(await paged.api.agents.list())
+    expect(changed).toBeDefined()
+    expect(changed).not.toBe(first)
+    // Read whole or a page at a time, the items are the same but the answers are not.
+    const whole = answerDigest(await client().api.agents.list())
+    expect(whole).toBeDefined()
+    expect(whole).not.toBe(changed)
+    // A single item is not marked (only lists are).
+    expect(answerDigest(await writer.agents.get(last.id))).toBeUndefined()
+  })
 })
 
 describe('paged lists against servers that do not page', () => {
@@ -114,6 +137,20 @@ describe('paged lists against servers that do not page', () => {
     expect((await api.agents.list()).map((a) => a.id)).toEqual(['a1', 'a2', 'a3'])
     expect(caps.get(LIST_PAGING)).toBe('not_offered')
     expect(server.requests).toHaveLength(2)
+  })
+
+  it('an answer that held the token is masked and not marked; one that did not is', async () => {
+    const { api } = client()
+    const body = { success: true, data: [1, 2].map(agent) }
+    server.queue.push(server.json(200, body), server.json(200, body))
+    const a = answerDigest(await api.agents.list())
+    expect(a).toBeDefined()
+    expect(answerDigest(await api.agents.list())).toBe(a)
+    const echoed = { ...agent(3), description: 'Bearer tok-123456789' }
+    server.queue.push(server.json(200, { success: true, data: [echoed] }))
+    const masked = await api.agents.list()
+    expect(masked[0]?.description).not.toContain('tok-123456789')
+    expect(answerDigest(masked)).toBeUndefined()
   })
 
   it('a server that refuses the parameters (422): asked again without them', async () => {

@@ -17,6 +17,7 @@ import { currentSignal } from '../callContext'
 import { createAgents, send, TransportError, type RawResponse } from './http'
 import { jsonMayHold, maskSecrets } from '../mask'
 import { nextIdempotencyKey } from './idempotency'
+import { digestOf, markAnswer } from './answerDigest'
 import { failureFromResponse, isRecord, isRouteMiss, parseBody } from './normalize'
 
 export interface ApiClientOptions {
@@ -308,7 +309,10 @@ export function createTransport(opts: ApiClientOptions): Transport {
       if (extra && caps.get(extra) !== 'offered') caps.set(extra, 'offered')
       const data = parsed.value.data ?? null
       // Walked only when its text could hold the token (a 10,000-item list seldom can).
-      if (call.op.startsWith('apiTokens.') || !jsonMayHold(parsed.text, secrets)) return data
+      if (call.op.startsWith('apiTokens.') || !jsonMayHold(parsed.text, secrets)) {
+        // A list read is marked with its body's digest (answerDigest.ts); a masked one is not.
+        return call.method === 'GET' && Array.isArray(data) ? markAnswer(data, digestOf(raw.body)) : data
+      }
       return maskSecrets(data, secrets)
     }
     // A bodiless 204 to a delete is a success on any sensible server.

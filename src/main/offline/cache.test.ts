@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import Database from 'libsql'
 import { type TempStores, tempStores } from '../../../test/support/offlineStores'
+import type { OfflineStore } from './index'
 
 interface AgentLike {
   id: string
@@ -332,5 +334,90 @@ describe('long lists in steps', () => {
       await cache.putListInSteps<AgentLike>('agents', '', v, T2)
       expect(names()).toEqual([...new Set(ids(v))])
     }
+  })
+})
+
+describe('a list read again from the same answer', () => {
+  const T3 = '2024-01-03T00:00:00.000Z'
+  const list = Array.from({ length: 3 }, (_, i) => ({ id: `a${i}`, name: `Agent ${i}` }))
+  /** Changes a row behind the cache's back (another connection): shows whether the cache reads it. */
+  const behind = (id: string) => {
+    const db = new Database(t.file)
+    db.prepare('UPDATE items SET json = ? WHERE resource = ? AND id = ?').run(
+      JSON.stringify({ id, name: 'changed behind' }),
+      'agents',
+      id
+    )
+    db.close()
+  }
+  const row = (cache: OfflineStore['cache'], id: string) => cache.getItem<AgentLike>('agents', id)?.value.name
+
+  it('is taken as stored once its items were found stored: only its sync time is written', async () => {
+    const { cache } = t.open()
+    cache.putList<AgentLike>('agents', '', list, T1, 'answer-1') // new items: written, not remembered
+    behind('a1')
+    await cache.putListInSteps<AgentLike>('agents', '', list, T2, 'answer-1')
+    expect(row(cache, 'a1')).toBe('Agent 1') // compared and written back: not remembered
+    await cache.putListInSteps<AgentLike>('agents', '', list, T2, 'answer-1')
+    // Found stored as given: the same answer from now on is not compared item by item.
+    behind('a1')
+    const again = await cache.putListInSteps<AgentLike>('agents', '', list, T3, 'answer-1')
+    expect(again).toEqual(list)
+    expect(cache.getList('agents', '')?.syncedAt).toBe(T3)
+    expect(row(cache, 'a1')).toBe('changed behind')
+    // Another answer is compared again, and no answer at all is too.
+    await cache.putListInSteps<AgentLike>('agents', '', list, T3, 'answer-2')
+    expect(row(cache, 'a1')).toBe('Agent 1')
+    behind('a1')
+    cache.putList<AgentLike>('agents', '', list, T3)
+    expect(row(cache, 'a1')).toBe('Agent 1')
+  })
+
+  it('counts a row with the same fields in another order as stored, not one with more fields', () => {
+    const { cache } = t.open()
+    const twice = () => [0, 1].map(() => cache.putList<AgentLike>('agents', '', list, T2, 'same'))
+    // Stored first by a create (fields in another order): nothing to write, and remembered.
+    for (const a of list) cache.putItem<AgentLike>('agents', { name: a.name, id: a.id }, T1)
+    expect(twice()[1]).toEqual(list)
+    behind('a1')
+    cache.putList<AgentLike>('agents', '', list, T3, 'same')
+    expect(row(cache, 'a1')).toBe('changed behind')
+    // A row that knows more than the list tells (a detail read) keeps it, so the answer is never
+    // taken as stored: the stored item is what the list must give.
+    cache.putItem<AgentLike>('agents', { id: 'a1', name: 'Agent 1', metadata: { more: true } }, T1)
+    expect(twice()[1]?.[1]).toEqual({ id: 'a1', name: 'Agent 1', metadata: { more: true } })
+    behind('a1')
+    expect(cache.putList<AgentLike>('agents', '', list, T3, 'same')[1]?.name).toBe('Agent 1')
+    expect(row(cache, 'a1')).toBe('Agent 1')
+  })
+
+  it('is compared again after any write to that resource, not after one to another', () => {
+    const { cache } = t.open()
+    const remember = () => {
+      cache.putList<AgentLike>('agents', '', list, T1, 'same')
+      cache.putList<AgentLike>('agents', '', list, T1, 'same')
+    }
+    const writes: [string, () => void][] = [
+      ['putItem', () => cache.putItem<AgentLike>('agents', { id: 'a1', name: 'edited' }, null)],
+      ['removeItem', () => cache.removeItem('agents', 'a2')],
+      ['addToList', () => (cache.putItem('agents', { id: 'x' }, null), cache.addToList('agents', '', 'x'))],
+      ['another list', () => cache.putList<AgentLike>('agents', 'agent:x', [{ id: 'a1', name: 'e' }], T2)],
+      ['remapId', () => cache.remapId('a2', 'a9')],
+      ['clear', () => cache.clear()]
+    ]
+    for (const [what, write] of writes) {
+      remember()
+      write()
+      const stored = cache.putList<AgentLike>('agents', '', list, T2, 'same')
+      expect(stored, what).toEqual(list)
+      expect(cache.getList<AgentLike>('agents', '')?.value, what).toEqual(list)
+    }
+    // A write to another resource leaves the agents' answer remembered.
+    remember()
+    cache.putItem('documents', { id: 'd1', name: 'Doc' }, T2)
+    cache.putList('tools', '', [{ id: 't1', name: 'Tool' }], T2, 'same')
+    behind('a1')
+    cache.putList<AgentLike>('agents', '', list, T3, 'same')
+    expect(row(cache, 'a1')).toBe('changed behind')
   })
 })

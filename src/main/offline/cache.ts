@@ -4,7 +4,7 @@
  */
 import { type Db, isCorruption, markForRebuild, scalar } from './db'
 import { type JsonRecord, isPlainObject, mergeItem, replaceString, scrub } from './merge'
-import { listSteps } from './listWrite'
+import { listSteps, type ListStepsResult } from './listWrite'
 import { cacheStatements, type CacheStatements } from './cacheStatements'
 import { RESOURCES, type CacheStore, type Cached, type NamedRow, type Resource } from './types'
 
@@ -76,18 +76,21 @@ export class SqliteCacheStore implements CacheStore {
     resource: Resource,
     scope: string,
     items: T[],
-    syncedAt: string | null
+    syncedAt: string | null,
+    answer?: string
   ): T[] {
-    const steps = this.listSteps(resource, scope, items, syncedAt)
+    const steps = this.listSteps(resource, scope, items, syncedAt, answer)
     return this.write(
       () => steps.fallback(),
       () =>
-        this.db.transaction(() => {
-          for (;;) {
-            const r = steps.run.next()
-            if (r.done) return r.value
-          }
-        })()
+        steps.finish(
+          this.db.transaction(() => {
+            for (;;) {
+              const r = steps.run.next()
+              if (r.done) return r.value
+            }
+          })()
+        )
     )
   }
 
@@ -95,17 +98,36 @@ export class SqliteCacheStore implements CacheStore {
     resource: Resource,
     scope: string,
     items: T[],
-    syncedAt: string | null
+    syncedAt: string | null,
+    answer?: string
   ): Promise<T[]> {
-    const steps = this.listSteps(resource, scope, items, syncedAt)
+    const steps = this.listSteps(resource, scope, items, syncedAt, answer)
     for (;;) {
       const r = this.write(
         () => ({ done: true as const, value: steps.fallback() }),
-        () => this.db.transaction(() => steps.run.next())()
+        () => {
+          const step = this.db.transaction(() => steps.run.next())()
+          return step.done ? { done: true as const, value: steps.finish(step.value) } : step
+        }
       )
       if (r.done) return r.value
       await new Promise<void>((resolve) => setImmediate(resolve))
     }
+  }
+
+  /**
+   * Lists stored from an answer (api/answerDigest.ts) whose items were found stored exactly as
+   * given, by `resource\0scope`: the same answer again means the same items, so only the list's
+   * sync time is written. Any other write to the resource's rows or lists forgets its entries.
+   * Kept in memory: after a restart the first list is compared item by item again.
+   */
+  private readonly answers = new Map<string, string>()
+
+  /** Forgets the stored answers of `resource` (of every resource when none is named). */
+  private touched(resource?: Resource): void {
+    if (this.answers.size === 0) return
+    for (const key of [...this.answers.keys()])
+      if (resource === undefined || key.startsWith(`${resource}\0`)) this.answers.delete(key)
   }
 
   /** putList's work as steps (listWrite.ts); every item is checked before the first write. */
@@ -113,11 +135,25 @@ export class SqliteCacheStore implements CacheStore {
     resource: Resource,
     scope: string,
     items: T[],
-    syncedAt: string | null
+    syncedAt: string | null,
+    answer: string | undefined
   ) {
     checkResource(resource)
     if (!Array.isArray(items)) throw new TypeError('putList needs an array of items')
     const s = this.s
+    const key = `${resource}\0${scope}`
+    /** What the list would hold (when the file is damaged and nothing is written). */
+    const fallback = () =>
+      items.map((i) => scrub(resource, mergeItem(null, i as unknown as JsonRecord)) as unknown as T)
+    if (answer !== undefined && this.answers.get(key) === answer) {
+      // The answer stored last, and nothing wrote the resource since: its items are their rows.
+      const same = function* (): Generator<void, ListStepsResult<T>> {
+        s.putHead.run(resource, scope, syncedAt)
+        return { items: items.map((i) => scrub(resource, i) as unknown as T), unchanged: true }
+      }
+      return { run: same(), fallback, finish: (r: ListStepsResult<T>) => r.items }
+    }
+    this.answers.delete(key)
     const run = listSteps<T>(items, {
       check: checkItem,
       stored: (id) => s.itemJson.get(resource, id) as unknown[] | undefined,
@@ -141,10 +177,13 @@ export class SqliteCacheStore implements CacheStore {
       },
       putHead: () => s.putHead.run(resource, scope, syncedAt)
     })
-    /** What the list would hold (when the file is damaged and nothing is written). */
-    const fallback = () =>
-      items.map((i) => scrub(resource, mergeItem(null, i as unknown as JsonRecord)) as unknown as T)
-    return { run, fallback }
+    /** After the last step committed: remembers an answer whose items were stored already. */
+    const finish = (r: ListStepsResult<T>): T[] => {
+      if (!r.unchanged) this.touched(resource)
+      else if (answer !== undefined) this.answers.set(key, answer)
+      return r.items
+    }
+    return { run, fallback, finish }
   }
 
   getList<T>(resource: Resource, scope: string): Cached<T[]> | null {
@@ -162,6 +201,7 @@ export class SqliteCacheStore implements CacheStore {
   putItem<T extends { id: string }>(resource: Resource, item: T, syncedAt: string | null): T {
     checkResource(resource)
     checkItem(item)
+    this.touched(resource)
     return this.write(
       () => scrub(resource, mergeItem(null, item)),
       () => this.db.transaction(() => this.upsert(resource, item, syncedAt))()
@@ -183,6 +223,7 @@ export class SqliteCacheStore implements CacheStore {
 
   removeItem(resource: Resource, id: string): void {
     checkResource(resource)
+    this.touched(resource)
     this.write(
       () => undefined,
       () =>
@@ -199,6 +240,7 @@ export class SqliteCacheStore implements CacheStore {
    */
   addToList(resource: Resource, scope: string, id: string, at: 'start' | 'end' = 'start'): boolean {
     checkResource(resource)
+    this.touched(resource)
     return this.db.transaction(() => {
       if (!this.s.listHead.get(resource, scope)) return false
       if (!this.s.itemJson.get(resource, id)) return false
@@ -263,6 +305,7 @@ export class SqliteCacheStore implements CacheStore {
    */
   remapId(tempId: string, realId: string): void {
     if (!tempId || tempId === realId) return
+    this.touched()
     this.db.transaction(() => {
       for (const resource of RESOURCES) {
         const row = this.s.itemJson.get(resource, tempId) as unknown[] | undefined
@@ -329,6 +372,7 @@ export class SqliteCacheStore implements CacheStore {
   }
 
   clear(options: { clearOutbox?: boolean } = {}): void {
+    this.touched()
     this.db.transaction(() => {
       this.db.exec('DELETE FROM list_items; DELETE FROM lists; DELETE FROM items; DELETE FROM meta;')
       if (options.clearOutbox) this.db.exec('DELETE FROM outbox')

@@ -36,17 +36,34 @@ export interface ListWrite {
   putHead(): void
 }
 
+/** What the steps end with: the merged items in the list's order, and whether they were stored already. */
+export interface ListStepsResult<T> {
+  items: T[]
+  /**
+   * Every item was stored as given (its row holds the item's fields and no other), once, in the
+   * stored order, and nothing else wrote meanwhile: only the list's sync time was written.
+   */
+  unchanged: boolean
+}
+
 /**
  * The steps over `items` (checked, and kept once per id, in steps too): yields between steps,
  * returns the merged items in the list's order.
  */
-export function* listSteps<T>(items: readonly unknown[], w: ListWrite): Generator<void, T[]> {
+export function* listSteps<T>(items: readonly unknown[], w: ListWrite): Generator<void, ListStepsResult<T>> {
   const plan = (item: Item, row: unknown[] | undefined) => {
     const clean = w.clean(item)
+    const json = JSON.stringify(clean)
     // An item whose JSON equals the stored one is left as it is (merging it would change
     // nothing; the list's sync time covers it); only the others are merged and written.
-    if (row && row[0] === JSON.stringify(clean)) return { row: row[0], value: clean, json: null }
-    return { row: row?.[0], ...w.merged(item, row) }
+    if (row && row[0] === json) return { row: row[0], value: clean, json: null, asGiven: true }
+    const merged = w.merged(item, row)
+    // Merged, it is the row again (its fields in the row's order): nothing to write either. It is
+    // the item as given when nothing but the order differs: the merge keeps every field of the
+    // item, so a JSON as long as the item's holds no other.
+    if (row && merged.json === row[0])
+      return { row: row[0], value: merged.value, json: null, asGiven: merged.json.length === json.length }
+    return { row: row?.[0], ...merged, asGiven: false }
   }
   const order: Item[] = []
   const seen = new Set<string>()
@@ -82,12 +99,14 @@ export function* listSteps<T>(items: readonly unknown[], w: ListWrite): Generato
   const recheck = w.changes() !== changesBefore
   // Newly seen items enter the catalogue bottom-up, so "newest seen first" keeps the server's order.
   const merged = new Array<T>(order.length)
+  let rowsSame = !recheck && order.length === items.length
   for (let i = order.length - 1; i >= 0; i--) {
     const item = order[i] as Item
     const p = plans[i] as ReturnType<typeof plan>
     if (recheck && w.stored(item.id)?.[0] !== p.row) merged[i] = w.upsert(item) as unknown as T
     else {
       if (p.json !== null) w.write(item.id, p.json)
+      if (!p.asGiven) rowsSame = false
       merged[i] = p.value as unknown as T
     }
   }
@@ -104,5 +123,5 @@ export function* listSteps<T>(items: readonly unknown[], w: ListWrite): Generato
   }
   if (!same) w.setMembers(order.map((i) => i.id))
   w.putHead()
-  return merged
+  return { items: merged, unchanged: rowsSame && same }
 }

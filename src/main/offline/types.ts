@@ -44,12 +44,16 @@ export interface CacheStore {
    * every item merged with what is cached (a missing/undefined field keeps the cached value).
    * Atomic: one transaction; a bad item leaves the previous list untouched. Duplicate ids keep
    * their first position. Returns the merged items as stored, in list order (addition).
+   * `answer`: the digest of the server answer the items were read from (api/answerDigest.ts).
+   * When the last list stored with that answer found every item stored already and nothing has
+   * written the resource since, the items are taken as stored: only the sync time is written.
    */
   putList<T extends { id: string }>(
     resource: Resource,
     scope: string,
     items: T[],
-    syncedAt: string | null
+    syncedAt: string | null,
+    answer?: string
   ): T[]
   /**
    * putList for long lists read from a server: the same result, the reads (each item compared
@@ -61,7 +65,8 @@ export interface CacheStore {
     resource: Resource,
     scope: string,
     items: T[],
-    syncedAt: string | null
+    syncedAt: string | null,
+    answer?: string
   ): Promise<T[]>
   /** The list's items in stored order, or null when that list was never stored. */
   getList<T>(resource: Resource, scope: string): Cached<T[]> | null

@@ -1,0 +1,32 @@
+/**
+ * The digest of the bytes a list was read from. The transport marks each list answer (`data`
+ * array) with a digest of its body; the endpoints carry it to the items they parse from it (a
+ * paged list: the digests of its pages, in order). Same bytes, same items: the cache takes a list
+ * whose answer it stored last as stored (offline/cache.ts), with no item compared again.
+ * Kept beside the value (a WeakMap), not in it: the items reach the renderer unchanged.
+ */
+import { createHash } from 'node:crypto'
+
+const digests = new WeakMap<object, string>()
+
+/** The digest of an answer's body. */
+export function digestOf(body: Uint8Array): string {
+  return createHash('sha256').update(body).digest('base64')
+}
+
+/** Marks `value` as read from an answer with this digest (no mark when `digest` is undefined). */
+export function markAnswer<T extends object>(value: T, digest: string | undefined): T {
+  if (digest !== undefined) digests.set(value, digest)
+  return value
+}
+
+/** The digest `value` was marked with, if any. */
+export function answerDigest(value: unknown): string | undefined {
+  return typeof value === 'object' && value !== null ? digests.get(value) : undefined
+}
+
+/** One digest for the pages of a list, in order; none when a page has none. */
+export function pagesDigest(pages: readonly (string | undefined)[]): string | undefined {
+  if (pages.some((d) => d === undefined)) return undefined
+  return pages.length === 1 ? pages[0] : createHash('sha256').update(pages.join('\n')).digest('base64')
+}

@@ -1,0 +1,65 @@
+/**
+ * A list read again and answered with the same bytes (api/answerDigest.ts) is taken as stored by
+ * the cache (offline/cache.ts): nothing is compared item by item. A row changed behind the cache's
+ * back (another connection) shows which reads compared and which did not.
+ */
+import { readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import Database from 'libsql'
+import { afterEach, describe, expect, it } from 'vitest'
+import { startService } from '../service'
+import { testCore, tempDir, type TestCore } from '../../test/support/mainCore'
+
+const cleanup: (() => Promise<void>)[] = []
+afterEach(async () => {
+  while (cleanup.length) await cleanup.pop()?.()
+})
+
+/** Renames a cached tool in the cache file itself, as no part of the app would. */
+function renameBehind(t: TestCore, id: string): void {
+  const files = readdirSync(t.userDataDir, { recursive: true, encoding: 'utf8' })
+  const file = files.find((f) => f.endsWith('.sqlite'))
+  if (!file) throw new Error('no cache file')
+  const db = new Database(join(t.userDataDir, file))
+  const row = db.prepare('SELECT json FROM items WHERE resource = ? AND id = ?').raw(true).get('tools', id)
+  const json = JSON.parse(String((row as unknown[])[0])) as Record<string, unknown>
+  db.prepare('UPDATE items SET json = ? WHERE resource = ? AND id = ?').run(
+    JSON.stringify({ ...json, name: 'Renamed behind' }),
+    'tools',
+    id
+  )
+  db.close()
+}
+
+describe('a list answered as before', () => {
+  it('is taken as stored once found stored; any write to the resource or another answer compares again', async () => {
+    const svc = await startService({ dataDir: tempDir('agent-desk-svc-'), scryptCost: 16, logger: () => {} })
+    cleanup.push(() => svc.close())
+    const t = testCore()
+    cleanup.push(() => t.core.dispose())
+    const profile = await t.call('profiles.save', { name: 'Same', baseUrl: svc.url })
+    await t.call('session.signUp', {
+      profileId: profile.id,
+      email: 's@a.me',
+      password: 'password-1',
+      name: 'S'
+    })
+    const a = (await t.call('tools.create', { name: 'Alpha', type: 'SEARCH' })).data
+    const b = (await t.call('tools.create', { name: 'Beta', type: 'SEARCH' })).data
+    const cachedName = async (id: string) => (await t.call('tools.get', { id, cacheOnly: true })).data.name
+
+    await t.call('tools.list') // membership written: compared, not remembered
+    await t.call('tools.list') // found stored as given: remembered
+    renameBehind(t, a.id)
+    const same = await t.call('tools.list')
+    expect(same.data.map((x) => x.name).sort()).toEqual(['Alpha', 'Beta'])
+    expect(same.source).toBe('network')
+    expect(await cachedName(a.id)).toBe('Renamed behind') // not compared
+
+    // A write through the app forgets the answer: the next list compares and writes back.
+    await t.call('tools.update', { id: b.id, patch: { name: 'Beta 2' } })
+    await t.call('tools.list')
+    expect(await cachedName(a.id)).toBe('Alpha')
+    expect(await cachedName(b.id)).toBe('Beta 2')
+  })
+})
