@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { startService } from '../service'
 import { startGateProxy, type GateRequest } from '../../test/servers/gateProxy'
-import { testCore, tempDir, waitFor, type TestCore } from '../../test/support/mainCore'
+import { signedUp, testCore, tempDir, waitFor, type TestCore } from '../../test/support/mainCore'
 
 const cleanup: (() => Promise<void>)[] = []
 afterEach(async () => {
@@ -24,13 +24,7 @@ async function setUp() {
   cleanup.push(() => gate.close())
   const t: TestCore = testCore()
   cleanup.push(() => t.core.dispose())
-  const profile = await t.call('profiles.save', { name: 'Gate', baseUrl: gate.url })
-  await t.call('session.signUp', {
-    profileId: profile.id,
-    email: 'd@r.co',
-    password: 'password-1',
-    name: 'Dee'
-  })
+  await signedUp(t, gate.url, 'd@r.co')
   const tool = (await t.call('tools.create', { name: 'Doomed', type: 'SEARCH' })).data
   const kept = (await t.call('tools.create', { name: 'Kept', type: 'SEARCH' })).data
   /** Holds the server's answer to the next GET of `path` until `release()`. */

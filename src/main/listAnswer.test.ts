@@ -7,8 +7,7 @@ import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'libsql'
 import { afterEach, describe, expect, it } from 'vitest'
-import { startService } from '../service'
-import { testCore, tempDir, type TestCore } from '../../test/support/mainCore'
+import { coreOnService, type TestCore } from '../../test/support/mainCore'
 
 const cleanup: (() => Promise<void>)[] = []
 afterEach(async () => {
@@ -33,17 +32,7 @@ function renameBehind(t: TestCore, id: string): void {
 
 describe('a list answered as before', () => {
   it('is taken as stored once found stored; any write to the resource or another answer compares again', async () => {
-    const svc = await startService({ dataDir: tempDir('agent-desk-svc-'), scryptCost: 16, logger: () => {} })
-    cleanup.push(() => svc.close())
-    const t = testCore()
-    cleanup.push(() => t.core.dispose())
-    const profile = await t.call('profiles.save', { name: 'Same', baseUrl: svc.url })
-    await t.call('session.signUp', {
-      profileId: profile.id,
-      email: 's@a.me',
-      password: 'password-1',
-      name: 'S'
-    })
+    const { t } = await coreOnService(cleanup, 's@a.me')
     const a = (await t.call('tools.create', { name: 'Alpha', type: 'SEARCH' })).data
     const b = (await t.call('tools.create', { name: 'Beta', type: 'SEARCH' })).data
     const cachedName = async (id: string) => (await t.call('tools.get', { id, cacheOnly: true })).data.name

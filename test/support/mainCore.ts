@@ -18,6 +18,7 @@ import {
 } from '../../src/shared/ipc'
 import { createCore, type Core, type CoreOptions } from '../../src/main/core'
 import { memoryKeychain, type Keychain } from '../../src/main/keychain'
+import { startService } from '../../src/service'
 
 export function tempDir(prefix = 'agent-desk-main-'): string {
   return mkdtempSync(join(tmpdir(), prefix))
@@ -81,6 +82,30 @@ export function testCore(
       return r.error
     }
   }
+}
+
+/** A test core signed up (as `email`) on a fresh embedded service; `cleanup` closes both. */
+export async function coreOnService(
+  cleanup: (() => Promise<void>)[],
+  email: string
+): Promise<{ t: TestCore; serviceUrl: string }> {
+  const service = await startService({
+    dataDir: tempDir('agent-desk-svc-'),
+    scryptCost: 16,
+    logger: () => {}
+  })
+  cleanup.push(() => service.close())
+  const t = testCore()
+  cleanup.push(() => t.core.dispose())
+  await signedUp(t, service.url, email)
+  return { t, serviceUrl: service.url }
+}
+
+/** Saves a profile for `baseUrl` and signs a new user up on it (password `password-1`). */
+export async function signedUp(t: TestCore, baseUrl: string, email: string): Promise<{ id: string }> {
+  const profile = await t.call('profiles.save', { name: 'Test', baseUrl })
+  await t.call('session.signUp', { profileId: profile.id, email, password: 'password-1', name: 'Tess' })
+  return profile
 }
 
 export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
