@@ -198,7 +198,7 @@ export async function runMainBench(options: MainBenchOptions = {}): Promise<Benc
       },
       { name: '  first list of the session (empty cache)', value: m.first, unit: 'ms' },
       {
-        name: '  first list read again (every item compared; the same answer after it is taken as stored)',
+        name: '  first read again (every item compared)',
         value: m.core[0] ?? NaN,
         unit: 'ms'
       },
