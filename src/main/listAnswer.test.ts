@@ -45,8 +45,14 @@ describe('a list answered as before', () => {
     expect(same.source).toBe('network')
     expect(await cachedName(a.id)).toBe('Renamed behind') // not compared
 
-    // A write through the app forgets the answer: the next list compares and writes back.
+    // A write through the app forgets the answer, though the server's list stays the same (a read
+    // of the other tool stores it): the next list compares and writes back.
+    await t.call('tools.get', { id: b.id })
+    await t.call('tools.list')
+    expect(await cachedName(a.id)).toBe('Alpha')
+    // An edit changes the answer itself.
     await t.call('tools.update', { id: b.id, patch: { name: 'Beta 2' } })
+    renameBehind(t, a.id)
     await t.call('tools.list')
     expect(await cachedName(a.id)).toBe('Alpha')
     expect(await cachedName(b.id)).toBe('Beta 2')

@@ -25,8 +25,14 @@ export function answerDigest(value: unknown): string | undefined {
   return typeof value === 'object' && value !== null ? digests.get(value) : undefined
 }
 
-/** One digest for the pages of a list, in order; none when a page has none. */
+/**
+ * One digest for the pages of a list, in order; none when a page has none. Never that of an
+ * answer read whole, even of one page with the same bytes: pages are read differently (an item
+ * met on two pages is kept once), so the same bytes need not give the same items.
+ */
 export function pagesDigest(pages: readonly (string | undefined)[]): string | undefined {
   if (pages.some((d) => d === undefined)) return undefined
-  return pages.length === 1 ? pages[0] : createHash('sha256').update(pages.join('\n')).digest('base64')
+  return createHash('sha256')
+    .update(`pages\n${pages.join('\n')}`)
+    .digest('base64')
 }

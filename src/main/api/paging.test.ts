@@ -139,6 +139,21 @@ describe('paged lists against servers that do not page', () => {
     expect(server.requests).toHaveLength(2)
   })
 
+  it('the same bytes read as a page and read whole are different answers (pages drop repeats)', async () => {
+    const body = { success: true, data: [1, 1].map(agent) }
+    server.queue.push(server.json(200, body))
+    const { caps, api } = client()
+    const paged = await api.agents.list()
+    expect(paged.map((a) => a.id)).toEqual(['a1'])
+    caps.set(LIST_PAGING, 'not_offered')
+    server.queue.push(server.json(200, body))
+    const whole = await api.agents.list()
+    expect(whole.map((a) => a.id)).toEqual(['a1', 'a1'])
+    expect(answerDigest(paged)).toBeDefined()
+    expect(answerDigest(whole)).toBeDefined()
+    expect(answerDigest(whole)).not.toBe(answerDigest(paged))
+  })
+
   it('an answer that held the token is masked and not marked; one that did not is', async () => {
     const { api } = client()
     const body = { success: true, data: [1, 2].map(agent) }

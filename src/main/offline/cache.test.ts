@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import Database from 'libsql'
 import { type TempStores, tempStores } from '../../../test/support/offlineStores'
 import type { OfflineStore } from './index'
+import { markForRebuild } from './db'
 
 interface AgentLike {
   id: string
@@ -389,6 +390,44 @@ describe('a list read again from the same answer', () => {
     behind('a1')
     expect(cache.putList<AgentLike>('agents', '', list, T3, 'same')[1]?.name).toBe('Agent 1')
     expect(row(cache, 'a1')).toBe('Agent 1')
+  })
+
+  it('is not remembered from a list with an id twice, or when the resource was written meanwhile', async () => {
+    const { cache } = t.open()
+    const twice = [...list, list[0] as AgentLike]
+    for (let i = 0; i < 3; i++) cache.putList<AgentLike>('agents', '', twice, T2, 'twice')
+    behind('a1')
+    cache.putList<AgentLike>('agents', '', twice, T3, 'twice')
+    expect(row(cache, 'a1')).toBe('Agent 1')
+
+    const long = Array.from({ length: 1_200 }, (_, i) => ({ id: `a${i}`, name: `Agent ${i}` }))
+    await cache.putListInSteps<AgentLike>('agents', '', long, T1)
+    const reading = cache.putListInSteps<AgentLike>('agents', '', long, T2, 'long')
+    cache.putItem<AgentLike>('agents', { id: 'a5', name: 'Agent 5' }, T2) // the same item, written meanwhile
+    await reading
+    behind('a1')
+    await cache.putListInSteps<AgentLike>('agents', '', long, T3, 'long')
+    expect(row(cache, 'a1')).toBe('Agent 1')
+  })
+
+  it('is shared by the stores open on one file, and not with one on a rebuilt file', () => {
+    const a = t.open().cache
+    const b = t.open().cache // e.g. a session ending while its read is on its way, and the next one
+    a.putList<AgentLike>('agents', '', list, T1, 'same')
+    a.putList<AgentLike>('agents', '', list, T1, 'same')
+    b.putItem<AgentLike>('agents', { id: 'a1', name: 'edited' }, T2)
+    a.putList<AgentLike>('agents', '', list, T2, 'same')
+    expect(row(a, 'a1')).toBe('Agent 1')
+    a.putList<AgentLike>('agents', '', list, T2, 'same') // remembered again: both see it
+    behind('a1')
+    b.putList<AgentLike>('agents', '', list, T3, 'same')
+    expect(row(b, 'a1')).toBe('changed behind')
+
+    markForRebuild(t.file)
+    const rebuilt = t.open()
+    expect(rebuilt.rebuilt).toBe(true)
+    rebuilt.cache.putList<AgentLike>('agents', '', list, T3, 'same')
+    expect(rebuilt.cache.getList<AgentLike>('agents', '')?.value).toEqual(list)
   })
 
   it('is compared again after any write to that resource, not after one to another', () => {

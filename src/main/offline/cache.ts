@@ -20,14 +20,43 @@ function checkItem(item: unknown): asserts item is JsonRecord & { id: string } {
     throw new TypeError('A cached item needs a non-empty string id')
 }
 
+/**
+ * Lists taken as stored from their answer (see SqliteCacheStore.putList), shared by the stores
+ * open on one file (a session ending while a read of it is on its way can meet the next one on
+ * the same file): a write through any of them forgets, and counts in `writes`.
+ */
+interface AnswerMemory {
+  /** The answer's digest by `resource\0scope`. */
+  answers: Map<string, string>
+  writes: number
+  open: number
+}
+const memories = new Map<string, AnswerMemory>()
+
 export class SqliteCacheStore implements CacheStore {
   private readonly s: CacheStatements
+  private readonly memory: AnswerMemory
 
+  /**
+   * `share`: 'file' joins the stores open on the file; 'new file' starts afresh for it (the file
+   * was just rebuilt: what stores still open on the old one remember is not about it); 'none'
+   * keeps to itself (a stand-in database in memory).
+   */
   constructor(
     private readonly db: Db,
-    private readonly file: string
+    private readonly file: string,
+    share: 'file' | 'new file' | 'none' = 'file'
   ) {
     this.s = cacheStatements(db)
+    const open = share === 'file' ? memories.get(file) : undefined
+    this.memory = open ?? { answers: new Map(), writes: 0, open: 0 }
+    this.memory.open++
+    if (share !== 'none' && !open) memories.set(file, this.memory)
+  }
+
+  /** When the store closes: the last one on a file takes the memory with it. */
+  release(): void {
+    if (--this.memory.open === 0 && memories.get(this.file) === this.memory) memories.delete(this.file)
   }
 
   /** Reads never crash the app on a damaged file: a miss now, a rebuild at the next open. */
@@ -116,18 +145,18 @@ export class SqliteCacheStore implements CacheStore {
   }
 
   /**
-   * Lists stored from an answer (api/answerDigest.ts) whose items were found stored exactly as
-   * given, by `resource\0scope`: the same answer again means the same items, so only the list's
-   * sync time is written. Any other write to the resource's rows or lists forgets its entries.
-   * Kept in memory: after a restart the first list is compared item by item again.
+   * Before any write to a resource's rows or lists: forgets the answers remembered for it (for
+   * every resource when none is named). Remembered are lists stored from an answer
+   * (api/answerDigest.ts) whose items were all found stored as given: the same answer again means
+   * the same items, so only the list's sync time is written. Kept in memory only: after a restart
+   * the first list is compared item by item again.
    */
-  private readonly answers = new Map<string, string>()
-
-  /** Forgets the stored answers of `resource` (of every resource when none is named). */
   private touched(resource?: Resource): void {
-    if (this.answers.size === 0) return
-    for (const key of [...this.answers.keys()])
-      if (resource === undefined || key.startsWith(`${resource}\0`)) this.answers.delete(key)
+    const { answers } = this.memory
+    this.memory.writes++
+    if (answers.size === 0) return
+    for (const key of [...answers.keys()])
+      if (resource === undefined || key.startsWith(`${resource}\0`)) answers.delete(key)
   }
 
   /** putList's work as steps (listWrite.ts); every item is checked before the first write. */
@@ -145,7 +174,8 @@ export class SqliteCacheStore implements CacheStore {
     /** What the list would hold (when the file is damaged and nothing is written). */
     const fallback = () =>
       items.map((i) => scrub(resource, mergeItem(null, i as unknown as JsonRecord)) as unknown as T)
-    if (answer !== undefined && this.answers.get(key) === answer) {
+    const { answers } = this.memory
+    if (answer !== undefined && answers.get(key) === answer) {
       // The answer stored last, and nothing wrote the resource since: its items are their rows.
       const same = function* (): Generator<void, ListStepsResult<T>> {
         s.putHead.run(resource, scope, syncedAt)
@@ -153,7 +183,8 @@ export class SqliteCacheStore implements CacheStore {
       }
       return { run: same(), fallback, finish: (r: ListStepsResult<T>) => r.items }
     }
-    this.answers.delete(key)
+    answers.delete(key)
+    const writesBefore = this.memory.writes
     const run = listSteps<T>(items, {
       check: checkItem,
       stored: (id) => s.itemJson.get(resource, id) as unknown[] | undefined,
@@ -177,10 +208,13 @@ export class SqliteCacheStore implements CacheStore {
       },
       putHead: () => s.putHead.run(resource, scope, syncedAt)
     })
-    /** After the last step committed: remembers an answer whose items were stored already. */
+    /**
+     * After the last step committed: remembers an answer whose items were stored already, unless
+     * another store on the file wrote meanwhile (this connection's writes the steps saw).
+     */
     const finish = (r: ListStepsResult<T>): T[] => {
       if (!r.unchanged) this.touched(resource)
-      else if (answer !== undefined) this.answers.set(key, answer)
+      else if (answer !== undefined && this.memory.writes === writesBefore) answers.set(key, answer)
       return r.items
     }
     return { run, fallback, finish }

@@ -28,7 +28,7 @@ class SqliteOfflineStore implements OfflineStore {
     readonly rebuilt: boolean,
     readonly memory: boolean
   ) {
-    this.cache = new SqliteCacheStore(db, file)
+    this.cache = new SqliteCacheStore(db, file, memory ? 'none' : rebuilt ? 'new file' : 'file')
     this.outbox = new SqliteOutboxStore(db)
     this.drafts = new SqliteDraftStore(db)
   }
@@ -36,6 +36,7 @@ class SqliteOfflineStore implements OfflineStore {
   close(): void {
     if (this.closed) return
     this.closed = true
+    this.cache.release()
     try {
       // Fold the write-ahead log into the main file: the next (cold) open reads one compact file.
       this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
