@@ -6,6 +6,7 @@ import { type Db, isCorruption, markForRebuild, scalar } from './db'
 import { type JsonRecord, isPlainObject, mergeItem, replaceString, scrub } from './merge'
 import { listSteps, type ListStepsResult } from './listWrite'
 import { cacheStatements, type CacheStatements } from './cacheStatements'
+import { AnswerMemory, type AnswerSharing } from './answers'
 import { RESOURCES, type CacheStore, type Cached, type NamedRow, type Resource } from './types'
 
 function checkResource(resource: string): void {
@@ -20,43 +21,23 @@ function checkItem(item: unknown): asserts item is JsonRecord & { id: string } {
     throw new TypeError('A cached item needs a non-empty string id')
 }
 
-/**
- * Lists taken as stored from their answer (see SqliteCacheStore.putList), shared by the stores
- * open on one file (a session ending while a read of it is on its way can meet the next one on
- * the same file): a write through any of them forgets, and counts in `writes`.
- */
-interface AnswerMemory {
-  /** The answer's digest by `resource\0scope`. */
-  answers: Map<string, string>
-  writes: number
-  open: number
-}
-const memories = new Map<string, AnswerMemory>()
-
 export class SqliteCacheStore implements CacheStore {
   private readonly s: CacheStatements
   private readonly memory: AnswerMemory
 
-  /**
-   * `share`: 'file' joins the stores open on the file; 'new file' starts afresh for it (the file
-   * was just rebuilt: what stores still open on the old one remember is not about it); 'none'
-   * keeps to itself (a stand-in database in memory).
-   */
+  /** `share`: how it shares what it remembers of answers (answers.ts). */
   constructor(
     private readonly db: Db,
     private readonly file: string,
-    share: 'file' | 'new file' | 'none' = 'file'
+    share: AnswerSharing = 'file'
   ) {
     this.s = cacheStatements(db)
-    const open = share === 'file' ? memories.get(file) : undefined
-    this.memory = open ?? { answers: new Map(), writes: 0, open: 0 }
-    this.memory.open++
-    if (share !== 'none' && !open) memories.set(file, this.memory)
+    this.memory = AnswerMemory.join(file, share)
   }
 
-  /** When the store closes: the last one on a file takes the memory with it. */
+  /** When the store closes. */
   release(): void {
-    if (--this.memory.open === 0 && memories.get(this.file) === this.memory) memories.delete(this.file)
+    this.memory.release()
   }
 
   /** Reads never crash the app on a damaged file: a miss now, a rebuild at the next open. */
@@ -144,21 +125,6 @@ export class SqliteCacheStore implements CacheStore {
     }
   }
 
-  /**
-   * Before any write to a resource's rows or lists: forgets the answers remembered for it (for
-   * every resource when none is named). Remembered are lists stored from an answer
-   * (api/answerDigest.ts) whose items were all found stored as given: the same answer again means
-   * the same items, so only the list's sync time is written. Kept in memory only: after a restart
-   * the first list is compared item by item again.
-   */
-  private touched(resource?: Resource): void {
-    const { answers } = this.memory
-    this.memory.writes++
-    if (answers.size === 0) return
-    for (const key of [...answers.keys()])
-      if (resource === undefined || key.startsWith(`${resource}\0`)) answers.delete(key)
-  }
-
   /** putList's work as steps (listWrite.ts); every item is checked before the first write. */
   private listSteps<T extends { id: string }>(
     resource: Resource,
@@ -170,12 +136,10 @@ export class SqliteCacheStore implements CacheStore {
     checkResource(resource)
     if (!Array.isArray(items)) throw new TypeError('putList needs an array of items')
     const s = this.s
-    const key = `${resource}\0${scope}`
     /** What the list would hold (when the file is damaged and nothing is written). */
     const fallback = () =>
       items.map((i) => scrub(resource, mergeItem(null, i as unknown as JsonRecord)) as unknown as T)
-    const { answers } = this.memory
-    if (answer !== undefined && answers.get(key) === answer) {
+    if (answer !== undefined && this.memory.get(resource, scope) === answer) {
       // The answer stored last, and nothing wrote the resource since: its items are their rows.
       const same = function* (): Generator<void, ListStepsResult<T>> {
         s.putHead.run(resource, scope, syncedAt)
@@ -183,7 +147,7 @@ export class SqliteCacheStore implements CacheStore {
       }
       return { run: same(), fallback, finish: (r: ListStepsResult<T>) => r.items }
     }
-    answers.delete(key)
+    this.memory.forgetList(resource, scope)
     const writesBefore = this.memory.writes
     const run = listSteps<T>(items, {
       check: checkItem,
@@ -213,8 +177,8 @@ export class SqliteCacheStore implements CacheStore {
      * another store on the file wrote meanwhile (this connection's writes the steps saw).
      */
     const finish = (r: ListStepsResult<T>): T[] => {
-      if (!r.unchanged) this.touched(resource)
-      else if (answer !== undefined && this.memory.writes === writesBefore) answers.set(key, answer)
+      if (!r.unchanged) this.memory.touched(resource)
+      else if (answer !== undefined) this.memory.remember(resource, scope, answer, writesBefore)
       return r.items
     }
     return { run, fallback, finish }
@@ -235,7 +199,7 @@ export class SqliteCacheStore implements CacheStore {
   putItem<T extends { id: string }>(resource: Resource, item: T, syncedAt: string | null): T {
     checkResource(resource)
     checkItem(item)
-    this.touched(resource)
+    this.memory.touched(resource)
     return this.write(
       () => scrub(resource, mergeItem(null, item)),
       () => this.db.transaction(() => this.upsert(resource, item, syncedAt))()
@@ -257,7 +221,7 @@ export class SqliteCacheStore implements CacheStore {
 
   removeItem(resource: Resource, id: string): void {
     checkResource(resource)
-    this.touched(resource)
+    this.memory.touched(resource)
     this.write(
       () => undefined,
       () =>
@@ -274,7 +238,7 @@ export class SqliteCacheStore implements CacheStore {
    */
   addToList(resource: Resource, scope: string, id: string, at: 'start' | 'end' = 'start'): boolean {
     checkResource(resource)
-    this.touched(resource)
+    this.memory.touched(resource)
     return this.db.transaction(() => {
       if (!this.s.listHead.get(resource, scope)) return false
       if (!this.s.itemJson.get(resource, id)) return false
@@ -339,7 +303,7 @@ export class SqliteCacheStore implements CacheStore {
    */
   remapId(tempId: string, realId: string): void {
     if (!tempId || tempId === realId) return
-    this.touched()
+    this.memory.touched()
     this.db.transaction(() => {
       for (const resource of RESOURCES) {
         const row = this.s.itemJson.get(resource, tempId) as unknown[] | undefined
@@ -406,7 +370,7 @@ export class SqliteCacheStore implements CacheStore {
   }
 
   clear(options: { clearOutbox?: boolean } = {}): void {
-    this.touched()
+    this.memory.touched()
     this.db.transaction(() => {
       this.db.exec('DELETE FROM list_items; DELETE FROM lists; DELETE FROM items; DELETE FROM meta;')
       if (options.clearOutbox) this.db.exec('DELETE FROM outbox')
