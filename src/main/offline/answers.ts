@@ -9,6 +9,7 @@
 import type { Resource } from './types'
 
 const byFile = new Map<string, AnswerMemory>()
+const keyOf = (resource: Resource, scope: string): string => `${resource}\0${scope}`
 
 /**
  * How a store joins: 'file', the stores open on the file; 'new file', afresh (the file was just
@@ -39,16 +40,16 @@ export class AnswerMemory {
   }
 
   get(resource: Resource, scope: string): string | undefined {
-    return this.answers.get(`${resource}\0${scope}`)
+    return this.answers.get(keyOf(resource, scope))
   }
 
   /** Remembers `answer` for the list, unless anything was written since `writesBefore`. */
   remember(resource: Resource, scope: string, answer: string, writesBefore: number): void {
-    if (this.writes === writesBefore) this.answers.set(`${resource}\0${scope}`, answer)
+    if (this.writes === writesBefore) this.answers.set(keyOf(resource, scope), answer)
   }
 
   forgetList(resource: Resource, scope: string): void {
-    this.answers.delete(`${resource}\0${scope}`)
+    this.answers.delete(keyOf(resource, scope))
   }
 
   /** Before any write to a resource's rows or lists (to every resource's when none is named). */
@@ -56,6 +57,6 @@ export class AnswerMemory {
     this.writes++
     if (this.answers.size === 0) return
     for (const key of [...this.answers.keys()])
-      if (resource === undefined || key.startsWith(`${resource}\0`)) this.answers.delete(key)
+      if (resource === undefined || key.startsWith(keyOf(resource, ''))) this.answers.delete(key)
   }
 }

@@ -52,18 +52,19 @@ export interface ListStepsResult<T> {
  */
 export function* listSteps<T>(items: readonly unknown[], w: ListWrite): Generator<void, ListStepsResult<T>> {
   const plan = (item: Item, row: unknown[] | undefined) => {
+    if (!row) return { row: undefined, ...w.merged(item, row), asGiven: false }
     const clean = w.clean(item)
     const json = JSON.stringify(clean)
     // An item whose JSON equals the stored one is left as it is (merging it would change
     // nothing; the list's sync time covers it); only the others are merged and written.
-    if (row && row[0] === json) return { row: row[0], value: clean, json: null, asGiven: true }
+    if (row[0] === json) return { row: row[0], value: clean, json: null, asGiven: true }
     const merged = w.merged(item, row)
     // Merged, it is the row again (its fields in the row's order): nothing to write either. It is
     // the item as given when nothing but the order differs: the merge keeps every field of the
     // item, so a JSON as long as the item's holds no other.
-    if (row && merged.json === row[0])
+    if (merged.json === row[0])
       return { row: row[0], value: merged.value, json: null, asGiven: merged.json.length === json.length }
-    return { row: row?.[0], ...merged, asGiven: false }
+    return { row: row[0], ...merged, asGiven: false }
   }
   const order: Item[] = []
   const seen = new Set<string>()
