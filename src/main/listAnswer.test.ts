@@ -32,7 +32,7 @@ function renameBehind(t: TestCore, id: string): void {
 
 describe('a list answered as before', () => {
   it('is taken as stored once found stored; any write to the resource or another answer compares again', async () => {
-    const { t } = await coreOnService(cleanup, 's@a.me')
+    const t = await coreOnService(cleanup, 's@a.me')
     const a = (await t.call('tools.create', { name: 'Alpha', type: 'SEARCH' })).data
     const b = (await t.call('tools.create', { name: 'Beta', type: 'SEARCH' })).data
     const cachedName = async (id: string) => (await t.call('tools.get', { id, cacheOnly: true })).data.name

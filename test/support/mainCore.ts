@@ -85,10 +85,7 @@ export function testCore(
 }
 
 /** A test core signed up (as `email`) on a fresh embedded service; `cleanup` closes both. */
-export async function coreOnService(
-  cleanup: (() => Promise<void>)[],
-  email: string
-): Promise<{ t: TestCore; serviceUrl: string }> {
+export async function coreOnService(cleanup: (() => Promise<void>)[], email: string): Promise<TestCore> {
   const service = await startService({
     dataDir: tempDir('agent-desk-svc-'),
     scryptCost: 16,
@@ -98,7 +95,7 @@ export async function coreOnService(
   const t = testCore()
   cleanup.push(() => t.core.dispose())
   await signedUp(t, service.url, email)
-  return { t, serviceUrl: service.url }
+  return t
 }
 
 /** Saves a profile for `baseUrl` and signs a new user up on it (password `password-1`). */
