@@ -1,6 +1,7 @@
 /**
  * Profiling aid for the renderer's start (not part of `npm run bench`):
- *   node --import tsx test/bench/profileStart.ts [--runs N] [--floor] [--profile]
+ *   node --import tsx test/bench/profileStart.ts [--runs N] [--floor] [--from PHASE]
+ *     [--profile [--lines | --inclusive]] [--trace [--timeline]]
  * Needs the built renderer (`npx electron-vite build`, with `--sourcemap` for a summary by source
  * file) and a keychain (run it under `.ci/keyring.sh`'s `in_keyring_session`, as the bench does).
  *
@@ -8,7 +9,12 @@
  * and prints, per start: when the app's code was evaluated, the app mounted, the cached list
  * applied, the first row put in the DOM and painted, and the page's long tasks — the phases the
  * figure hides. `--profile` records a CPU profile of each start and sums the page's busy time up
- * to the paint by source file (the sourcemap's, when there is one): where a start's time goes.
+ * to the paint by source file (the sourcemap's, when there is one): where a start's time goes;
+ * `--lines` by source line, `--inclusive` by each line of the app's own code on the stack.
+ * `--trace` records a Chromium trace and sums the main thread's self time by event (script, style,
+ * layout, paint, GC…); `--timeline` also lists each start's tasks and their larger parts. `--from
+ * code|mounted|list|row` keeps only what happens from that phase to the paint. Each start also
+ * prints its DOM (elements, style sheets, rules), its Vue components by name and its marks.
  */
 import { chromium } from '@playwright/test'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -43,7 +49,21 @@ const INIT = `(() => {
     if (P.row !== null || !document.querySelector('[data-testid=agent-row]')) return;
     P.row = performance.now();
     mo.disconnect();
-    requestAnimationFrame(() => setTimeout(() => (P.painted = performance.now()), 0));
+    requestAnimationFrame(() => setTimeout(() => {
+      P.painted = performance.now();
+      P.nodes = document.getElementsByTagName('*').length;
+      P.rules = [...document.styleSheets].reduce((n, s) => { try { return n + s.cssRules.length } catch { return n } }, 0);
+      P.sheets = document.styleSheets.length;
+      const counts = {};
+      const walk = (v) => {
+        if (!v) return;
+        if (v.component) { const t = v.component.type; const n = t.name || t.__name || '?'; counts[n] = (counts[n] || 0) + 1; walk(v.component.subTree); return; }
+        if (Array.isArray(v.children)) v.children.forEach((c) => c && typeof c === 'object' && walk(c));
+        if (v.suspense) walk(v.suspense.activeBranch);
+      };
+      walk(document.querySelector('#app')?._vnode);
+      P.components = Object.entries(counts).sort((a, b) => b[1] - a[1]).map(([k, n]) => k + ':' + n).join(' ');
+    }, 0));
   });
   mo.observe(document, { childList: true, subtree: true });
 })();`
@@ -66,27 +86,114 @@ const mapFor = (() => {
  * function). The profile's clock is not the page's: its first sample in the page's entry script is
  * taken as the start of the page's first long task (`taskStart`, page time), within a millisecond.
  */
-function addBySource(p: Profile, into: Map<string, number>, taskStart: number, painted: number): void {
+function addBySource(
+  p: Profile,
+  into: Map<string, number>,
+  taskStart: number,
+  from: number,
+  painted: number,
+  mode: 'files' | 'lines' | 'inclusive'
+): void {
   const byId = new Map(p.nodes.map((n) => [n.id, n]))
+  const parent = new Map<number, number>()
+  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id)
   const times: number[] = []
   let t = 0
   for (const d of p.timeDeltas) times.push((t += d))
   const first = p.samples.findIndex((id) => byId.get(id)?.callFrame.url.includes('/assets/index-'))
   if (first < 0) return
+  const since = (times[first] as number) + (from - taskStart) * 1000
   const until = (times[first] as number) + (painted - taskStart) * 1000
-  p.samples.forEach((id, i) => {
-    if ((times[i] as number) > until) return
-    const cf = (byId.get(id) as ProfileNode).callFrame
-    if (cf.functionName === '(idle)') return
+  const keyOf = (cf: ProfileNode['callFrame'], line: boolean): string => {
     const map = mapFor(cf.url)
     const at = map ? originalPositionFor(map, { line: cf.lineNumber + 1, column: cf.columnNumber }) : null
-    const key = at?.source
-      ? at.source.replace(/^.*node_modules\/((@[^/]+\/)?[^/]+).*$/, '$1').replace(/^.*src\/renderer\//, '')
-      : cf.url
-        ? `${cf.url.split('/').pop() ?? ''} ${cf.functionName}`
-        : cf.functionName
-    into.set(key, (into.get(key) ?? 0) + (p.timeDeltas[i + 1] ?? 0) / 1000)
+    if (!at?.source) return cf.url ? `${cf.url.split('/').pop() ?? ''} ${cf.functionName}` : cf.functionName
+    const file = at.source
+      .replace(/^.*node_modules\/((@[^/]+\/)?[^/]+).*$/, '$1')
+      .replace(/^.*src\/renderer\//, '')
+    return line ? `${file}:${String(at.line)}` : file
+  }
+  p.samples.forEach((id, i) => {
+    if ((times[i] as number) > until || (times[i] as number) < since) return
+    const node = byId.get(id) as ProfileNode
+    if (node.callFrame.functionName === '(idle)') return
+    const ms = (p.timeDeltas[i + 1] ?? 0) / 1000
+    if (mode !== 'inclusive') {
+      const key = keyOf(node.callFrame, mode === 'lines')
+      into.set(key, (into.get(key) ?? 0) + ms)
+      return
+    }
+    // Every frame of the app's own code on the stack (each once), with the time spent under it.
+    const seen = new Set<string>()
+    for (let n: ProfileNode | undefined = node; n; n = byId.get(parent.get(n.id) ?? -1)) {
+      const key = keyOf(n.callFrame, true)
+      if (!key.startsWith('src/') || seen.has(key)) continue
+      seen.add(key)
+      into.set(key, (into.get(key) ?? 0) + ms)
+    }
   })
+}
+
+interface TraceEvent {
+  name: string
+  ph: string
+  ts: number
+  dur?: number
+  pid: number
+  tid: number
+  args?: { name?: string; data?: { frame?: string } }
+}
+
+/**
+ * Adds a trace's self time per event (style, layout, parse, compile, script…) on the page's main
+ * thread, from navigation (or the `from` mark) to the paint (page time, ms), to `into`.
+ */
+function addByEvent(
+  events: TraceEvent[],
+  into: Map<string, number>,
+  from: number,
+  painted: number,
+  timeline: boolean
+): void {
+  const mains = new Set(
+    events
+      .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+      .map((e) => `${e.pid}:${e.tid}`)
+  )
+  const nav = events.find((e) => e.name === 'navigationStart' && mains.has(`${e.pid}:${e.tid}`))
+  if (!nav) return
+  const thread = `${nav.pid}:${nav.tid}`
+  const since = nav.ts + from * 1000
+  const until = nav.ts + painted * 1000
+  const spans = events
+    .filter(
+      (e) =>
+        e.ph === 'X' && `${e.pid}:${e.tid}` === thread && e.dur && e.ts + (e.dur ?? 0) > since && e.ts < until
+    )
+    .sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0))
+  // Self time: a span's time in the window less its children's.
+  const stack: { e: TraceEvent; end: number; self: number }[] = []
+  const clip = (a: number, b: number) => Math.max(0, Math.min(b, until) - Math.max(a, since))
+  const close = (upTo: number) => {
+    while (stack.length && (stack[stack.length - 1] as { end: number }).end <= upTo) {
+      const top = stack.pop() as { e: TraceEvent; self: number }
+      into.set(top.e.name, (into.get(top.e.name) ?? 0) + top.self / 1000)
+    }
+  }
+  for (const e of spans) {
+    close(e.ts)
+    if (timeline && stack.length <= 1 && (e.dur ?? 0) >= 1500) {
+      const objects = (e.args as { beginData?: { dirtyObjects?: number } } | undefined)?.beginData
+        ?.dirtyObjects
+      const at = `${((e.ts - nav.ts) / 1000).toFixed(1)} +${((e.dur ?? 0) / 1000).toFixed(1)} ms`
+      console.log(`  ${'  '.repeat(stack.length)}${at} ${e.name}${objects ? ` (${objects} objects)` : ''}`)
+    }
+    const end = e.ts + (e.dur ?? 0)
+    const parent = stack[stack.length - 1]
+    if (parent) parent.self -= clip(e.ts, end)
+    stack.push({ e, end, self: clip(e.ts, end) })
+  }
+  close(Infinity)
 }
 
 async function main() {
@@ -94,6 +201,12 @@ async function main() {
   const runs = Number(args[args.indexOf('--runs') + 1]) || 7
   const floorMode = args.includes('--floor')
   const profile = args.includes('--profile')
+  // `--from list`: only the busy time from that phase (code, mounted, list, row) to the paint.
+  const trace = args.includes('--trace')
+  const mode = args.includes('--inclusive') ? 'inclusive' : args.includes('--lines') ? 'lines' : 'files'
+  const from = args.includes('--from')
+    ? (args[args.indexOf('--from') + 1] as 'code' | 'mounted' | 'list' | 'row')
+    : null
   const service = await startBenchService()
   const dataDir = mkdtempSync(join(tmpdir(), 'agent-desk-profile-start-'))
   const harness = await startHarness({ userDataDir: dataDir, rendererDir })
@@ -115,6 +228,7 @@ async function main() {
       : `${harness.url}/#/agents`
     const painted: number[] = []
     const bySource = new Map<string, number>()
+    const byEvent = new Map<string, number>()
     for (let r = 0; r < runs; r++) {
       const context = await browser.newContext({
         extraHTTPHeaders: { [SECRET_HEADER]: harness.secret },
@@ -128,6 +242,17 @@ async function main() {
         await cdp.send('Profiler.setSamplingInterval', { interval: 100 })
         await cdp.send('Profiler.start')
       }
+      if (trace)
+        await browser.startTracing(page, {
+          categories: [
+            'devtools.timeline',
+            'v8',
+            'blink.user_timing',
+            'loading',
+            'disabled-by-default-devtools.timeline',
+            'disabled-by-default-devtools.timeline.stack'
+          ]
+        })
       await page.goto(url)
       await page.waitForFunction(
         () => (window as unknown as { __probe: { painted: unknown } }).__probe.painted,
@@ -146,18 +271,30 @@ async function main() {
           list: mark('agent-desk:list:agents'),
           row: Math.round(P.row as number),
           painted: Math.round(P.painted as number),
-          longTasks: P.longTasks as number[][]
+          longTasks: P.longTasks as number[][],
+          marks: performance
+            .getEntriesByType('mark')
+            .map((m) => `${m.name.replace('agent-desk:', '')}@${Math.round(m.startTime)}`)
+            .join(' '),
+          dom: `${String(P.nodes)} elements, ${String(P.sheets)} style sheets, ${String(P.rules)} rules; ${String(P.components)}`
         }
       })
       if (cdp) {
         const { profile: recorded } = await cdp.send('Profiler.stop')
-        addBySource(recorded as Profile, bySource, at.longTasks[0]?.[0] ?? 0, at.painted)
+        const taskStart = at.longTasks[0]?.[0] ?? 0
+        addBySource(recorded as Profile, bySource, taskStart, from ? at[from] : 0, at.painted, mode)
+      }
+      if (trace) {
+        const { traceEvents } = JSON.parse((await browser.stopTracing()).toString('utf8')) as {
+          traceEvents: TraceEvent[]
+        }
+        addByEvent(traceEvents, byEvent, from ? at[from] : 0, at.painted, args.includes('--timeline'))
       }
       painted.push(at.painted)
       const tasks = at.longTasks.map(([s, d]) => `${s}+${d}`).join(' ')
       const ms = (v: number) => (Number.isNaN(v) ? '—' : String(v))
       console.log(
-        `start ${r + 1}: code ${ms(at.code)} · mounted ${ms(at.mounted)} · list ${ms(at.list)} · row ${at.row} · painted ${at.painted} ms; long tasks ${tasks}`
+        `start ${r + 1}: code ${ms(at.code)} · mounted ${ms(at.mounted)} · list ${ms(at.list)} · row ${at.row} · painted ${at.painted} ms; long tasks ${tasks}; ${at.dom}\n  ${at.marks}`
       )
       await page.waitForTimeout(500) // the app's refresh of the list, so it does not run into the next start
       await context.close()
@@ -167,8 +304,17 @@ async function main() {
     )
     if (profile) {
       const total = [...bySource.values()].reduce((a, b) => a + b, 0)
-      console.log(`busy ${(total / runs).toFixed(0)} ms per start until painted, by source:`)
+      const span = from ? `from ${from} until painted` : 'until painted'
+      console.log(`busy ${(total / runs).toFixed(0)} ms per start ${span}, by source:`)
       for (const [k, ms] of [...bySource].sort((a, b) => b[1] - a[1]).slice(0, 30))
+        console.log(`${(ms / runs).toFixed(1).padStart(8)} ms  ${k}`)
+    }
+    if (trace) {
+      const total = [...byEvent.values()].reduce((a, b) => a + b, 0)
+      console.log(
+        `main thread ${(total / runs).toFixed(0)} ms per start ${from ? `from ${from} ` : ''}until painted, self time by event:`
+      )
+      for (const [k, ms] of [...byEvent].sort((a, b) => b[1] - a[1]).slice(0, 25))
         console.log(`${(ms / runs).toFixed(1).padStart(8)} ms  ${k}`)
     }
   } finally {
