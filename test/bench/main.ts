@@ -9,8 +9,8 @@
  *   answer as stored (api/answerDigest.ts) and the first run's full compare is reported apart;
  * - a raw `fetch` + `JSON.parse` of the same endpoint (the reference).
  * Medians of several runs; the raw fetch is the floor (goal ≤ 1.3×). Also reported: the longest
- * block of this process's event loop during the core's list (in Electron every IPC answer waits
- * that long; goal ≤ 50 ms), the parts of the core path (tolerant parse of the parsed body, cache
+ * block of this process's event loop during the core's lists, the first one (which fills the
+ * cache) included (in Electron every IPC answer waits that long; goal ≤ 50 ms), the parts of the core path (tolerant parse of the parsed body, cache
  * putList, API client list), the cache-only read, and with `scale` the list at other sizes.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -60,6 +60,8 @@ interface ListFigures {
   core: number[]
   raw: number[]
   first: number
+  /** The longest block of the event loop during the first list (the cache filled) and the others. */
+  firstBlock: number
   block: number
   bytes: number
   seedMs: number
@@ -87,7 +89,9 @@ async function measureList(
   // Warm-up: the first list fills the cache (new items); later ones merge onto it, as at every app start.
   // Only counts and sizes are kept: holding the answers (100,000 items each) would make the
   // measured calls pay the garbage collector for this benchmark's own copies (seen: 0.4 s pauses).
-  const [firstMs, firstCount] = await time(async () => (await viaCore()).data.length)
+  const [firstBlock, [firstMs, firstCount]] = await longestBlock(() =>
+    time(async () => (await viaCore()).data.length)
+  )
   const [, [rawCount, bytes]] = await time(async () => {
     const data = await raw()
     return [data.length, Buffer.byteLength(JSON.stringify({ success: true, data }))] as const
@@ -97,7 +101,7 @@ async function measureList(
   }
   const rawTimes: number[] = []
   const coreTimes: number[] = []
-  let block = 0
+  let block = firstBlock
   for (let r = 0; r < runs; r++) {
     rawTimes.push((await time(raw))[0])
     const t0 = performance.now()
@@ -106,7 +110,7 @@ async function measureList(
     block = Math.max(block, blocked)
     if (source !== 'network') throw new Error('agents.list did not come from the network')
   }
-  return { core: coreTimes, raw: rawTimes, first: firstMs, block, bytes, seedMs: seed.ms, seed }
+  return { core: coreTimes, raw: rawTimes, first: firstMs, firstBlock, block, bytes, seedMs: seed.ms, seed }
 }
 
 export async function runMainBench(options: MainBenchOptions = {}): Promise<BenchRow[]> {
@@ -191,12 +195,13 @@ export async function runMainBench(options: MainBenchOptions = {}): Promise<Benc
         note: `floor: raw fetch + JSON.parse of the same endpoint, ${(m.bytes / 1e6).toFixed(1)} MB; median of ${runs}; runs ${m.core.map((x) => x.toFixed(0)).join('/')}`
       },
       {
-        name: '  longest block of the main event loop during it',
+        name: '  longest block of the main event loop during a list (the first or a later one)',
         value: m.block,
         unit: 'ms',
         note: 'goal ≤ 50 ms'
       },
       { name: '  first list of the session (empty cache)', value: m.first, unit: 'ms' },
+      { name: '  longest block during the first list', value: m.firstBlock, unit: 'ms' },
       {
         name: '  first read again (every item compared)',
         value: m.core[0] ?? NaN,
@@ -228,10 +233,11 @@ export async function runMainBench(options: MainBenchOptions = {}): Promise<Benc
         },
         {
           id: `scale.main.agents.block.${n}`,
-          name: `  longest block of main meanwhile (${n})`,
+          name: `  longest block of main during a list of ${n} (the first or a later one)`,
           value: s.block,
           unit: 'ms',
-          goal: 50
+          goal: 50,
+          note: `first list (cache filled): ${s.firstBlock.toFixed(0)} ms`
         }
       )
     }

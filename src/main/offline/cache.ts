@@ -7,6 +7,7 @@ import { type JsonRecord, isPlainObject, mergeItem, replaceString, scrub } from 
 import { listSteps, type ListStepsResult } from './listWrite'
 import { cacheStatements, type CacheStatements } from './cacheStatements'
 import { AnswerMemory, type AnswerSharing } from './answers'
+import * as memberships from './memberships'
 import { RESOURCES, type CacheStore, type Cached, type NamedRow, type Resource } from './types'
 
 function checkResource(resource: string): void {
@@ -114,7 +115,10 @@ export class SqliteCacheStore implements CacheStore {
     const steps = this.listSteps(resource, scope, items, syncedAt, answer)
     for (;;) {
       const r = this.write(
-        () => ({ done: true as const, value: steps.fallback() }),
+        () => {
+          steps.run.return({ items: [], unchanged: false })
+          return { done: true as const, value: steps.fallback() }
+        },
         () => {
           const step = this.db.transaction(() => steps.run.next())()
           return step.done ? { done: true as const, value: steps.finish(step.value) } : step
@@ -142,13 +146,15 @@ export class SqliteCacheStore implements CacheStore {
     if (answer !== undefined && this.memory.get(resource, scope) === answer) {
       // The answer stored last, and nothing wrote the resource since: its items are their rows.
       const same = function* (): Generator<void, ListStepsResult<T>> {
-        s.putHead.run(resource, scope, syncedAt)
+        s.putHead.run(resource, scope, syncedAt, memberships.emptyMembership())
         return { items: items.map((i) => scrub(resource, i) as unknown as T), unchanged: true }
       }
       return { run: same(), fallback, finish: (r: ListStepsResult<T>) => r.items }
     }
     this.memory.forgetList(resource, scope)
     const writesBefore = this.memory.writes
+    // The list's membership now (null, none: a list not stored yet has no members).
+    const members = () => memberships.membershipOf(s, resource, scope)
     const run = listSteps<T>(items, {
       check: checkItem,
       stored: (id) => s.itemJson.get(resource, id) as unknown[] | undefined,
@@ -160,17 +166,19 @@ export class SqliteCacheStore implements CacheStore {
       merged: (item, row) => this.merged(resource, item, row),
       upsert: (item) => this.upsert(resource, item, syncedAt),
       write: (id, json) => s.upsertItem.run(resource, id, json, syncedAt),
-      changes: () => (s.totalChanges.get() as unknown[])[0],
-      memberIds: () => (s.memberIds.all(resource, scope) as unknown[][]).map((r) => r[0]),
+      changes: () => Number((s.totalChanges.get() as unknown[])[0]),
+      touched: () => this.memory.touched(resource),
+      memberIds: () => (s.memberIds.all(resource, members()) as unknown[][]).map((r) => r[0]),
       memberPage: (position, limit) =>
         (position === null
-          ? s.membersFirst.all(resource, scope, limit)
-          : s.membersAfter.all(resource, scope, position, limit)) as unknown[][],
-      setMembers: (ids) => {
-        s.clearMembers.run(resource, scope)
-        ids.forEach((id, position) => s.addMember.run(resource, scope, position, id))
-      },
-      putHead: () => s.putHead.run(resource, scope, syncedAt)
+          ? s.membersFirst.all(resource, members(), limit)
+          : s.membersAfter.all(resource, members(), position, limit)) as unknown[][],
+      newKey: memberships.newMembership,
+      stage: (key, from, ids) => s.addMembers.run(resource, key, from, JSON.stringify(ids)),
+      publish: (key) => s.publish.run(resource, scope, syncedAt, key),
+      release: memberships.releaseMembership,
+      collect: memberships.membershipCollector(s, resource),
+      putHead: () => s.putHead.run(resource, scope, syncedAt, memberships.emptyMembership())
     })
     /**
      * After the last step committed: remembers an answer whose items were stored already, unless
@@ -240,13 +248,13 @@ export class SqliteCacheStore implements CacheStore {
     checkResource(resource)
     this.memory.touched(resource)
     return this.db.transaction(() => {
-      if (!this.s.listHead.get(resource, scope)) return false
-      if (!this.s.itemJson.get(resource, id)) return false
+      const key = memberships.membershipOf(this.s, resource, scope)
+      if (key === null || !this.s.itemJson.get(resource, id)) return false
       const exists = scalar(
         this.db,
         'SELECT 1 FROM list_items WHERE resource = ? AND scope = ? AND id = ?',
         resource,
-        scope,
+        key,
         id
       )
       if (exists !== undefined) return false
@@ -255,10 +263,10 @@ export class SqliteCacheStore implements CacheStore {
         this.db,
         `SELECT ${agg}(position) FROM list_items WHERE resource = ? AND scope = ?`,
         resource,
-        scope
+        key
       )
       const position = edge === null || edge === undefined ? 0 : Number(edge) + (at === 'start' ? -1 : 1)
-      this.s.addMember.run(resource, scope, position, id)
+      this.s.addMember.run(resource, key, position, id)
       return true
     })()
   }
@@ -334,23 +342,23 @@ export class SqliteCacheStore implements CacheStore {
       }
       // Scopes naming the temp id.
       const scopes = this.db
-        .prepare('SELECT resource, scope FROM lists WHERE instr(scope, ?) > 0')
+        .prepare('SELECT resource, scope, COALESCE(members, scope) FROM lists WHERE instr(scope, ?) > 0')
         .raw(true)
         .all(tempId) as string[][]
-      for (const [resource, scope] of scopes) {
+      for (const [resource, scope, key] of scopes) {
         const next = (scope as string).split(tempId).join(realId)
         if (
           scalar(this.db, 'SELECT 1 FROM lists WHERE resource = ? AND scope = ?', resource, next) !==
           undefined
         ) {
-          this.s.clearMembers.run(resource, scope)
+          this.s.clearMembers.run(resource, key)
           this.db.prepare('DELETE FROM lists WHERE resource = ? AND scope = ?').run(resource, scope)
         } else {
+          // The list keeps its membership under the key it had (the old scope, in older files).
           this.db
-            .prepare('UPDATE lists SET scope = ? WHERE resource = ? AND scope = ?')
-            .run(next, resource, scope)
-          this.db
-            .prepare('UPDATE list_items SET scope = ? WHERE resource = ? AND scope = ?')
+            .prepare(
+              'UPDATE lists SET scope = ?, members = COALESCE(members, scope) WHERE resource = ? AND scope = ?'
+            )
             .run(next, resource, scope)
         }
       }

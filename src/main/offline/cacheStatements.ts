@@ -17,7 +17,7 @@ export function cacheStatements(db: Db) {
     itemSynced: db
       .prepare(
         `SELECT i.json, i.synced_at, (SELECT MAX(h.synced_at) FROM list_items m
-           JOIN lists h ON h.resource = m.resource AND h.scope = m.scope
+           JOIN lists h ON h.resource = m.resource AND COALESCE(h.members, h.scope) = m.scope
            WHERE m.resource = i.resource AND m.id = i.id)
          FROM items i WHERE i.resource = ? AND i.id = ?`
       )
@@ -27,19 +27,47 @@ export function cacheStatements(db: Db) {
        ON CONFLICT (resource, id) DO UPDATE SET json = excluded.json, synced_at = excluded.synced_at`
     ),
     deleteItem: db.prepare('DELETE FROM items WHERE resource = ? AND id = ?'),
-    listHead: db.prepare('SELECT synced_at FROM lists WHERE resource = ? AND scope = ?').raw(true),
+    // A list's head: its sync time and the key of its membership in list_items (`members`; the
+    // scope itself in files written before keys existed).
+    listHead: db
+      .prepare('SELECT synced_at, COALESCE(members, scope) FROM lists WHERE resource = ? AND scope = ?')
+      .raw(true),
     listRows: db
       .prepare(
-        `SELECT i.json FROM list_items l JOIN items i ON i.resource = l.resource AND i.id = l.id
-         WHERE l.resource = ? AND l.scope = ? ORDER BY l.position`
+        `SELECT i.json FROM lists h
+         JOIN list_items l ON l.resource = h.resource AND l.scope = COALESCE(h.members, h.scope)
+         JOIN items i ON i.resource = l.resource AND i.id = l.id
+         WHERE h.resource = ? AND h.scope = ? ORDER BY l.position`
       )
       .raw(true),
+    // The sync time; a new list gets the membership key given (an empty one).
     putHead: db.prepare(
-      `INSERT INTO lists (resource, scope, synced_at) VALUES (?, ?, ?)
+      `INSERT INTO lists (resource, scope, synced_at, members) VALUES (?, ?, ?, ?)
        ON CONFLICT (resource, scope) DO UPDATE SET synced_at = excluded.synced_at`
+    ),
+    // The sync time and the membership key.
+    publish: db.prepare(
+      `INSERT INTO lists (resource, scope, synced_at, members) VALUES (?, ?, ?, ?)
+       ON CONFLICT (resource, scope) DO UPDATE SET synced_at = excluded.synced_at, members = excluded.members`
     ),
     clearMembers: db.prepare('DELETE FROM list_items WHERE resource = ? AND scope = ?'),
     addMember: db.prepare('INSERT INTO list_items (resource, scope, position, id) VALUES (?, ?, ?, ?)'),
+    // Members from position `from` on: one statement for a step's ids.
+    addMembers: db.prepare(
+      `INSERT INTO list_items (resource, scope, position, id)
+       SELECT ?, ?, ? + key, value FROM json_each(?)`
+    ),
+    // Membership keys no list points to (an old membership, or one a crash left half-written).
+    orphanKeys: db
+      .prepare(
+        `SELECT DISTINCT scope FROM list_items WHERE resource = ?
+         AND scope NOT IN (SELECT COALESCE(members, scope) FROM lists WHERE resource = ?)`
+      )
+      .raw(true),
+    dropMembers: db.prepare(
+      `DELETE FROM list_items WHERE resource = ? AND scope = ? AND position IN
+         (SELECT position FROM list_items WHERE resource = ? AND scope = ? ORDER BY position LIMIT ?)`
+    ),
     removeMember: db.prepare('DELETE FROM list_items WHERE resource = ? AND id = ?'),
     totalChanges: db.prepare('SELECT total_changes()').raw(true),
     memberIds: db

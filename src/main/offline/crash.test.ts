@@ -178,7 +178,7 @@ describe('SIGKILL inside a 10,000-item cache write', () => {
     })
   }
 
-  it('at any point of the write (membership, then items): the old list comes back whole', async () => {
+  it('at any point of the write (new rows, staged membership, the last step): the old list comes back whole', async () => {
     const w = await world()
     let app = await w.start()
     const { profileId, userId } = await signUp(app, w)
@@ -198,10 +198,15 @@ describe('SIGKILL inside a 10,000-item cache write', () => {
     expect(read1.syncedAt).not.toBeNull()
     const file = offlineStorePath(w.dataDir, profileId, userId)
 
-    // Version 2 arrives; the app dies inside the transaction that stores it: first while the
-    // list's membership is rewritten (10,000 rows), then while the items are (10,000 more).
+    // Version 2 arrives; the app dies while storing it (listWrite.ts), three times. Each run
+    // writes the rows of the items new to the cache (one run each, committed 1,000 at a time),
+    // stages the new membership (one run per 1,000 ids, committed), then in one transaction
+    // rewrites the 5,000 items version 1 held and points the list at its new membership:
+    // 1. at run 4,000: among the 5,000 new rows (3,000 of them committed);
+    // 2. at run 2,005: the other 2,000 new rows written, inside the fifth step of the membership;
+    // 3. at run 3,000: every new row stored, the membership staged, inside the last transaction.
     serving = v2
-    for (const runs of [4_000, 16_000]) {
+    for (const runs of [4_000, 2_005, 3_000]) {
       const frozen = app.freezeAfterRuns(runs)
       void app.invoke('agents.list').catch(() => undefined)
       await frozen
@@ -228,5 +233,11 @@ describe('SIGKILL inside a 10,000-item cache write', () => {
     expect(again.syncedAt).toBe(read2.syncedAt)
     expect(again.data.map((a) => [a.id, a.name])).toEqual(v2.map((a) => [a.id, a.name]))
     await app.stop()
+    // What the crashes left staged, and version 1's membership, are gone: one membership remains.
+    const db = new Database(file)
+    expect(db.prepare("SELECT COUNT(*) FROM list_items WHERE resource = 'agents'").raw(true).all()).toEqual([
+      [SIZE]
+    ])
+    db.close()
   }, 300_000)
 })

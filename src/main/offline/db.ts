@@ -25,6 +25,7 @@ const SCHEMA = `
     resource TEXT NOT NULL,
     scope TEXT NOT NULL,
     synced_at TEXT,
+    members TEXT,
     PRIMARY KEY (resource, scope)
   ) WITHOUT ROWID;
   CREATE TABLE list_items (
@@ -115,9 +116,11 @@ export function openChecked(file: string): Db {
       throw new SchemaMismatch(`Cache schema version ${version}, expected ${SCHEMA_VERSION}`)
     } else if (TABLES.some((t) => !names.includes(t))) {
       throw new SchemaMismatch('Cache file is missing tables')
-    } else if (!columnsOf(db, 'outbox').has('extra')) {
+    } else {
       // Added after version 1 shipped: the replay state of an entry (outbox.ts), NULL for old rows.
-      db.exec('ALTER TABLE outbox ADD COLUMN extra TEXT')
+      if (!columnsOf(db, 'outbox').has('extra')) db.exec('ALTER TABLE outbox ADD COLUMN extra TEXT')
+      // Added later: the key of a list's membership (cache.ts), NULL (the scope) for old lists.
+      if (!columnsOf(db, 'lists').has('members')) db.exec('ALTER TABLE lists ADD COLUMN members TEXT')
     }
     db.exec(DRAFTS_TABLE)
     return db

@@ -2,14 +2,22 @@
  * How the cache stores a list read from a server (SqliteCacheStore.putList / putListInSteps):
  * first what to write, in steps of LIST_STEP items with only reads (each item checked, scrubbed,
  * compared with its row and merged onto it, and the stored membership compared with the list's
- * order as far as it goes); then every write in one go: the items whose rows did not change
- * meanwhile as planned (others merged again), the membership when it differs, and the list's
- * sync time. Run apart, only the last step writes, so a list is still stored whole or not at all.
+ * order as far as it goes); then the writes, in steps of WRITE_STEP rows that each leave the
+ * cache whole, so that a long list never holds the process for long and a crash at any point
+ * leaves the old list or the new one, never a mixture:
+ * 1. rows of items the cache did not hold (no stored list names them, so nothing shows them yet);
+ * 2. the new membership under a new key that no list points to yet ("staged");
+ * 3. in one step, the rows of items the cache held (as planned, or merged again when something
+ *    else wrote meanwhile), the list pointed at its new membership, and its sync time;
+ * 4. memberships no list points to any more (the old one, or what a crash left) deleted.
+ * Run in one transaction (putList), the same steps write the same result.
  */
 import type { JsonRecord } from './merge'
 
 /** Items per step (each step is one short transaction when run apart). */
 export const LIST_STEP = 500
+/** Rows written per step. */
+export const WRITE_STEP = 1000
 
 type Item = JsonRecord & { id: string }
 
@@ -25,14 +33,25 @@ export interface ListWrite {
   /** Merges onto the row as it is now and writes. */
   upsert(item: Item): JsonRecord
   write(id: string, json: string): void
-  /** A number that changes whenever the connection writes (SQLite's total_changes()). */
-  changes(): unknown
+  /** The rows the connection has changed so far (SQLite's total_changes()). */
+  changes(): number
+  /** Before the first write that may change what the resource's lists show. */
+  touched(): void
   memberIds(): unknown[]
   /** Up to `limit` stored members ([position, id]) after `position` (from the first when null). */
   memberPage(position: unknown, limit: number): unknown[][]
   /** Throws for an item the cache cannot keep. */
   check(item: unknown): asserts item is Item
-  setMembers(ids: string[]): void
+  /** A new membership key, kept from collection until released. */
+  newKey(): string
+  /** Adds `ids` to the membership `key`, from position `from`. */
+  stage(key: string, from: number, ids: string[]): void
+  /** Points the list at membership `key`, with the list's sync time. */
+  publish(key: string): void
+  release(key: string): void
+  /** Deletes up to `limit` members of memberships no list points to; whether any may be left. */
+  collect(limit: number): boolean
+  /** Writes the list's sync time. */
   putHead(): void
 }
 
@@ -96,33 +115,101 @@ export function* listSteps<T>(items: readonly unknown[], w: ListWrite): Generato
     if (membersSame) compareMembers(order.length - memberCount)
     if (start + LIST_STEP < items.length) yield
   }
-  // Rows are read again only when the connection wrote anything since they were planned.
-  const recheck = w.changes() !== changesBefore
-  // Newly seen items enter the catalogue bottom-up, so "newest seen first" keeps the server's order.
+  // From here on the steps write. What the connection writes besides them (another call between
+  // two steps) is told by its count of changes less theirs: rows are then read again and merged.
+  let mine = 0
+  const own = (write: () => void) => {
+    const before = w.changes()
+    write()
+    mine += w.changes() - before
+  }
+  const othersWrote = () => w.changes() !== changesBefore + mine
+  if (membersSame) compareMembers(1)
+  const sameAtPlan = membersSame && memberCount === order.length
   const merged = new Array<T>(order.length)
-  let rowsSame = !recheck && order.length === items.length
-  for (let i = order.length - 1; i >= 0; i--) {
+  let rowsSame = order.length === items.length
+  let touched = false
+  /** Item i's row: as planned, or merged onto the row as it is now when it changed meanwhile. */
+  const settle = (i: number, recheck: boolean) => {
     const item = order[i] as Item
     const p = plans[i] as ReturnType<typeof plan>
-    if (recheck && w.stored(item.id)?.[0] !== p.row) merged[i] = w.upsert(item) as unknown as T
-    else {
-      if (p.json !== null) w.write(item.id, p.json)
-      if (!p.asGiven) rowsSame = false
-      merged[i] = p.value as unknown as T
+    if (!touched && (p.json !== null || recheck)) {
+      touched = true
+      w.touched()
+    }
+    if (recheck && w.stored(item.id)?.[0] !== p.row) {
+      rowsSame = false
+      own(() => (merged[i] = w.upsert(item) as unknown as T))
+      return
+    }
+    if (p.json !== null) own(() => w.write(item.id, p.json as string))
+    if (!p.asGiven) rowsSame = false
+    merged[i] = p.value as unknown as T
+  }
+  // 1. Items new to the cache, bottom-up: newly seen items enter the catalogue in that order, so
+  //    "newest seen first" keeps the server's order.
+  let recheck = othersWrote()
+  if (recheck) rowsSame = false
+  let inStep = 0
+  for (let i = order.length - 1; i >= 0; i--) {
+    if ((plans[i] as ReturnType<typeof plan>).row !== undefined) continue
+    settle(i, recheck)
+    if (++inStep === WRITE_STEP) {
+      inStep = 0
+      yield
+      recheck = othersWrote()
+      if (recheck) rowsSame = false
     }
   }
-  // Membership is rewritten only when it changed: as compared in the steps (one more stored member
-  // means it is longer), or read again whole when the connection wrote meanwhile.
-  let same: boolean
-  if (recheck) {
-    const current = w.memberIds()
-    same = current.length === order.length
-    for (let i = 0; same && i < current.length; i++) same = current[i] === order[i]?.id
-  } else {
-    if (membersSame) compareMembers(1)
-    same = membersSame && memberCount === order.length
+  // 2. A membership that differs from the stored one is staged under a new key.
+  let key: string | null = null
+  if (!sameAtPlan) {
+    if (!touched) {
+      touched = true
+      w.touched()
+    }
+    key = w.newKey()
+    for (let from = 0; from < order.length; from += WRITE_STEP) {
+      if (from > 0 || inStep > 0) yield
+      inStep = 0
+      const ids = order.slice(from, from + WRITE_STEP).map((i) => i.id)
+      own(() => w.stage(key as string, from, ids))
+    }
   }
-  if (!same) w.setMembers(order.map((i) => i.id))
-  w.putHead()
-  return { items: merged, unchanged: rowsSame && same }
+  if (inStep > 0 || key !== null) yield
+  try {
+    // 3. The rows the cache held, and the list pointed at its membership, in one step.
+    recheck = othersWrote()
+    if (recheck) rowsSame = false
+    for (let i = order.length - 1; i >= 0; i--)
+      if ((plans[i] as ReturnType<typeof plan>).row !== undefined) settle(i, recheck)
+    let same = key === null
+    if (key === null && recheck) {
+      // Nothing staged, but the membership may have changed meanwhile: compared again whole.
+      const current = w.memberIds()
+      same = current.length === order.length
+      for (let i = 0; same && i < current.length; i++) same = current[i] === order[i]?.id
+      if (!same) {
+        w.touched()
+        key = w.newKey()
+        w.stage(
+          key,
+          0,
+          order.map((i) => i.id)
+        )
+      }
+    }
+    if (key !== null) w.publish(key)
+    else w.putHead()
+    // 4. Memberships no list points to.
+    if (key !== null) {
+      w.release(key)
+      key = null
+      while (w.collect(WRITE_STEP)) yield
+    }
+    return { items: merged, unchanged: rowsSame && same }
+  } finally {
+    // A write that failed or was abandoned leaves its staged membership to be collected.
+    if (key !== null) w.release(key)
+  }
 }

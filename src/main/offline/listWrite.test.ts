@@ -1,0 +1,138 @@
+/**
+ * How a long list is written (listWrite.ts, memberships.ts): a step at a time, each step leaving
+ * the cache whole; memberships by key, collected once no list points to them.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import Database from 'libsql'
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { type TempStores, tempStores } from '../../../test/support/offlineStores'
+import { SCHEMA_VERSION } from './db'
+
+const T1 = '2024-01-01T00:00:00.000Z'
+const T2 = '2024-01-02T00:00:00.000Z'
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+let t: TempStores
+let raw: Database.Database | null = null
+beforeEach(() => {
+  t = tempStores()
+})
+afterEach(() => {
+  raw?.close()
+  raw = null
+  t.cleanup()
+})
+
+/** A second connection on the store's file: what is committed, as SQL sees it. */
+function sql(query: string): number {
+  raw ??= new Database(t.file)
+  return Number((raw.prepare(query).raw(true).get() as unknown[])[0])
+}
+/** Members stored under a key no list points to (being written, or left to collect). */
+const unlisted = () =>
+  sql(`SELECT COUNT(*) FROM list_items WHERE scope NOT IN (SELECT COALESCE(members, scope) FROM lists)`)
+
+describe('a long list is written a step at a time', () => {
+  it('new rows and the new membership land over many turns; every read meanwhile sees the old list or the new one', async () => {
+    const { cache } = t.open()
+    const old = [
+      { id: 'a0', name: 'old 0' },
+      { id: 'a1', name: 'old 1' }
+    ]
+    cache.putList('agents', 'all', old, T1)
+    const items = Array.from({ length: 5_000 }, (_, i) => ({ id: `a${i}`, name: `new ${i}` }))
+    const oldList = JSON.stringify({ value: old, syncedAt: T1 })
+    const newList = JSON.stringify({ value: items, syncedAt: T2 })
+    const seen: { list: string; rows: number; staged: number }[] = []
+    let done = false
+    const look = (last = false) => {
+      if (done && !last) return
+      seen.push({
+        list: JSON.stringify(cache.getList('agents', 'all')),
+        rows: cache.itemCount(),
+        staged: unlisted()
+      })
+      if (!done) setImmediate(look)
+    }
+    setImmediate(look)
+    await cache.putListInSteps('agents', 'all', items, T2)
+    done = true
+    look(true)
+
+    expect(seen.filter((s) => s.list !== oldList && s.list !== newList)).toEqual([])
+    // While the old list still showed, the 4,998 new rows arrived in several steps, then the
+    // membership did: each was committed step by step, not in one long transaction.
+    const before = seen.filter((s) => s.list === oldList)
+    expect(new Set(before.map((s) => s.rows).filter((n) => n > 2 && n < 5_000)).size).toBeGreaterThan(2)
+    expect(new Set(before.map((s) => s.staged).filter((n) => n > 0 && n < 5_000)).size).toBeGreaterThan(2)
+    // At the end one membership is left: the old one was collected.
+    expect(seen.at(-1)).toEqual({ list: newList, rows: 5_000, staged: 0 })
+    expect(sql('SELECT COUNT(*) FROM list_items')).toBe(5_000)
+  })
+
+  it('a membership another store on the file is writing is not collected', async () => {
+    const a = t.open().cache
+    const b = t.open().cache
+    const items = Array.from({ length: 3_000 }, (_, i) => ({ id: `b${i}`, name: `B ${i}` }))
+    const writing = b.putListInSteps('agents', 'all', items, T1)
+    while (unlisted() === 0) await turn()
+    // Another list of the resource changes: its old membership is collected, b's is being written.
+    a.putList('agents', 'other', [{ id: 'z', name: 'Z' }], T1)
+    a.putList('agents', 'other', [{ id: 'y', name: 'Y' }], T2)
+    await writing
+    expect(b.getList('agents', 'all')?.value).toEqual(items)
+    expect(a.getList('agents', 'other')?.value).toEqual([{ id: 'y', name: 'Y' }])
+    expect(sql('SELECT COUNT(*) FROM list_items')).toBe(3_001)
+  })
+})
+
+describe('a file written before membership keys', () => {
+  function oldFile(): void {
+    mkdirSync(dirname(t.file), { recursive: true })
+    const db = new Database(t.file)
+    db.exec(`CREATE TABLE items (seq INTEGER PRIMARY KEY AUTOINCREMENT, resource TEXT NOT NULL, id TEXT NOT NULL, json TEXT NOT NULL, synced_at TEXT, UNIQUE (resource, id));
+      CREATE TABLE lists (resource TEXT NOT NULL, scope TEXT NOT NULL, synced_at TEXT, PRIMARY KEY (resource, scope)) WITHOUT ROWID;
+      CREATE TABLE list_items (resource TEXT NOT NULL, scope TEXT NOT NULL, position INTEGER NOT NULL, id TEXT NOT NULL, PRIMARY KEY (resource, scope, position)) WITHOUT ROWID;
+      CREATE INDEX list_items_id ON list_items (resource, id);
+      CREATE INDEX items_catalogue ON items (resource, seq);
+      CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+      CREATE TABLE outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, channel TEXT NOT NULL, label TEXT NOT NULL, input TEXT, created_at TEXT NOT NULL, status TEXT NOT NULL, error TEXT, attempts INTEGER NOT NULL DEFAULT 0, temp_id TEXT, extra TEXT);
+      INSERT INTO items (resource, id, json, synced_at) VALUES
+        ('agents', 'a1', '{"id":"a1","name":"One"}', '${T1}'),
+        ('agents', 'a2', '{"id":"a2","name":"Two"}', '${T1}'),
+        ('agentDocuments', 'l1', '{"id":"l1","agentId":"tmp-1"}', '${T1}');
+      INSERT INTO lists (resource, scope, synced_at) VALUES ('agents', 'all', '${T1}'), ('agentDocuments', 'agent:tmp-1', '${T1}');
+      INSERT INTO list_items (resource, scope, position, id) VALUES
+        ('agents', 'all', 0, 'a1'), ('agents', 'all', 1, 'a2'), ('agentDocuments', 'agent:tmp-1', 0, 'l1');
+      PRAGMA user_version = ${SCHEMA_VERSION};`)
+    db.close()
+  }
+
+  it('keeps its lists: they read, take an added item and a remapped id, and move to a key when rewritten', async () => {
+    oldFile()
+    const s = t.open()
+    expect(s.rebuilt).toBe(false)
+    const { cache } = s
+    expect(cache.getList('agents', 'all')).toEqual({
+      value: [
+        { id: 'a1', name: 'One' },
+        { id: 'a2', name: 'Two' }
+      ],
+      syncedAt: T1
+    })
+    expect(cache.getItem('agents', 'a2')?.syncedAt).toBe(T1)
+    cache.putItem('agents', { id: 'x', name: 'X' }, T1)
+    expect(cache.addToList('agents', 'all', 'x', 'start')).toBe(true)
+    expect(cache.getList<{ id: string }>('agents', 'all')?.value.map((a) => a.id)).toEqual(['x', 'a1', 'a2'])
+
+    cache.remapId('tmp-1', 'real-1')
+    expect(cache.getList('agentDocuments', 'agent:real-1')?.value).toEqual([{ id: 'l1', agentId: 'real-1' }])
+    expect(cache.getList('agentDocuments', 'agent:tmp-1')).toBeNull()
+
+    await cache.putListInSteps('agents', 'all', [{ id: 'a2', name: 'Two' }], T2)
+    expect(cache.getList('agents', 'all')).toEqual({ value: [{ id: 'a2', name: 'Two' }], syncedAt: T2 })
+    expect(sql("SELECT COUNT(*) FROM list_items WHERE resource = 'agents'")).toBe(1)
+    expect(sql("SELECT COUNT(*) FROM lists WHERE members IS NULL AND resource = 'agents'")).toBe(0)
+  })
+})
