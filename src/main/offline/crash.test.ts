@@ -199,14 +199,14 @@ describe('SIGKILL inside a 10,000-item cache write', () => {
     const file = offlineStorePath(w.dataDir, profileId, userId)
 
     // Version 2 arrives; the app dies while storing it (listWrite.ts), three times. Each run
-    // writes the rows of the items new to the cache (one run each, committed 1,000 at a time),
-    // stages the new membership (one run per 1,000 ids, committed), then in one transaction
+    // writes the rows of the items new to the cache (one run each, committed 500 at a time),
+    // stages the new membership (one run per 500 ids, committed), then in one transaction
     // rewrites the 5,000 items version 1 held and points the list at its new membership:
-    // 1. at run 4,000: among the 5,000 new rows (3,000 of them committed);
-    // 2. at run 2,005: the other 2,000 new rows written, inside the fifth step of the membership;
+    // 1. at run 4,000: among the 5,000 new rows (3,500 of them committed);
+    // 2. at run 1,510: the other 1,500 new rows written, inside the tenth step of the membership;
     // 3. at run 3,000: every new row stored, the membership staged, inside the last transaction.
     serving = v2
-    for (const runs of [4_000, 2_005, 3_000]) {
+    for (const runs of [4_000, 1_510, 3_000]) {
       const frozen = app.freezeAfterRuns(runs)
       void app.invoke('agents.list').catch(() => undefined)
       await frozen

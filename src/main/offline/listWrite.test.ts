@@ -71,6 +71,24 @@ describe('a long list is written a step at a time', () => {
     expect(sql('SELECT COUNT(*) FROM list_items')).toBe(5_000)
   })
 
+  it('an item new to the cache that is written meanwhile is merged under the server item, not overwritten', async () => {
+    const { cache } = t.open()
+    const items = Array.from({ length: 3_000 }, (_, i) => ({ id: `a${i}`, name: `new ${i}` }))
+    const writing = cache.putListInSteps('agents', 'all', items, T2)
+    // The new rows go in bottom-up: once some are stored, a10's is not yet.
+    while (cache.itemCount() === 0) await turn()
+    expect(cache.getItem('agents', 'a10')).toBeNull()
+    cache.putItem('agents', { id: 'a10', name: 'mine', metadata: { mine: true } }, null)
+    const stored = await writing
+    expect(stored[10]).toEqual({ id: 'a10', name: 'new 10', metadata: { mine: true } })
+    expect(cache.getItem('agents', 'a10')?.value).toEqual({
+      id: 'a10',
+      name: 'new 10',
+      metadata: { mine: true }
+    })
+    expect(cache.getList('agents', 'all')?.value).toHaveLength(3_000)
+  })
+
   it('a membership another store on the file is writing is not collected', async () => {
     const a = t.open().cache
     const b = t.open().cache

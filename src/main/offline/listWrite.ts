@@ -17,7 +17,7 @@ import type { JsonRecord } from './merge'
 /** Items per step (each step is one short transaction when run apart). */
 export const LIST_STEP = 500
 /** Rows written per step. */
-export const WRITE_STEP = 1000
+export const WRITE_STEP = 500
 
 type Item = JsonRecord & { id: string }
 
@@ -117,13 +117,14 @@ export function* listSteps<T>(items: readonly unknown[], w: ListWrite): Generato
   }
   // From here on the steps write. What the connection writes besides them (another call between
   // two steps) is told by its count of changes less theirs: rows are then read again and merged.
+  // (Counted per step: nothing else runs within one.)
   let mine = 0
-  const own = (write: () => void) => {
-    const before = w.changes()
-    write()
-    mine += w.changes() - before
+  let base = 0
+  const stepStarts = () => {
+    base = w.changes()
+    return base !== changesBefore + mine
   }
-  const othersWrote = () => w.changes() !== changesBefore + mine
+  const stepEnds = () => (mine += w.changes() - base)
   if (membersSame) compareMembers(1)
   const sameAtPlan = membersSame && memberCount === order.length
   const merged = new Array<T>(order.length)
@@ -139,16 +140,16 @@ export function* listSteps<T>(items: readonly unknown[], w: ListWrite): Generato
     }
     if (recheck && w.stored(item.id)?.[0] !== p.row) {
       rowsSame = false
-      own(() => (merged[i] = w.upsert(item) as unknown as T))
+      merged[i] = w.upsert(item) as unknown as T
       return
     }
-    if (p.json !== null) own(() => w.write(item.id, p.json as string))
+    if (p.json !== null) w.write(item.id, p.json)
     if (!p.asGiven) rowsSame = false
     merged[i] = p.value as unknown as T
   }
   // 1. Items new to the cache, bottom-up: newly seen items enter the catalogue in that order, so
   //    "newest seen first" keeps the server's order.
-  let recheck = othersWrote()
+  let recheck = stepStarts()
   if (recheck) rowsSame = false
   let inStep = 0
   for (let i = order.length - 1; i >= 0; i--) {
@@ -156,11 +157,13 @@ export function* listSteps<T>(items: readonly unknown[], w: ListWrite): Generato
     settle(i, recheck)
     if (++inStep === WRITE_STEP) {
       inStep = 0
+      stepEnds()
       yield
-      recheck = othersWrote()
+      recheck = stepStarts()
       if (recheck) rowsSame = false
     }
   }
+  stepEnds()
   // 2. A membership that differs from the stored one is staged under a new key.
   let key: string | null = null
   if (!sameAtPlan) {
@@ -172,14 +175,19 @@ export function* listSteps<T>(items: readonly unknown[], w: ListWrite): Generato
     for (let from = 0; from < order.length; from += WRITE_STEP) {
       if (from > 0 || inStep > 0) yield
       inStep = 0
-      const ids = order.slice(from, from + WRITE_STEP).map((i) => i.id)
-      own(() => w.stage(key as string, from, ids))
+      stepStarts()
+      w.stage(
+        key,
+        from,
+        order.slice(from, from + WRITE_STEP).map((i) => i.id)
+      )
+      stepEnds()
     }
   }
   if (inStep > 0 || key !== null) yield
   try {
     // 3. The rows the cache held, and the list pointed at its membership, in one step.
-    recheck = othersWrote()
+    recheck = stepStarts()
     if (recheck) rowsSame = false
     for (let i = order.length - 1; i >= 0; i--)
       if ((plans[i] as ReturnType<typeof plan>).row !== undefined) settle(i, recheck)
