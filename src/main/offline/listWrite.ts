@@ -166,26 +166,26 @@ export function* listSteps<T>(items: readonly unknown[], w: ListWrite): Generato
   stepEnds()
   // 2. A membership that differs from the stored one is staged under a new key.
   let key: string | null = null
-  if (!sameAtPlan) {
-    if (!touched) {
-      touched = true
-      w.touched()
-    }
-    key = w.newKey()
-    for (let from = 0; from < order.length; from += WRITE_STEP) {
-      if (from > 0 || inStep > 0) yield
-      inStep = 0
-      stepStarts()
-      w.stage(
-        key,
-        from,
-        order.slice(from, from + WRITE_STEP).map((i) => i.id)
-      )
-      stepEnds()
-    }
-  }
-  if (inStep > 0 || key !== null) yield
   try {
+    if (!sameAtPlan) {
+      if (!touched) {
+        touched = true
+        w.touched()
+      }
+      key = w.newKey()
+      for (let from = 0; from < order.length; from += WRITE_STEP) {
+        if (from > 0 || inStep > 0) yield
+        inStep = 0
+        stepStarts()
+        w.stage(
+          key,
+          from,
+          order.slice(from, from + WRITE_STEP).map((i) => i.id)
+        )
+        stepEnds()
+      }
+    }
+    if (inStep > 0 || key !== null) yield
     // 3. The rows the cache held, and the list pointed at its membership, in one step.
     recheck = stepStarts()
     if (recheck) rowsSame = false
