@@ -1,0 +1,116 @@
+/**
+ * Profiling aid for main's event loop during a long list (not part of `npm run bench`):
+ *   node --import tsx test/bench/profileMain.ts [agents=100000] [--over MS=45]
+ * Run it under a keychain session (`.ci/keyring.sh`'s `in_keyring_session`), as the bench does.
+ *
+ * Seeds an account on the embedded service (in a child process), signs the core in and lists the
+ * agents three times: the first list (which fills the cache) and two reads again. For each it
+ * prints how long it took and every block of the event loop longer than `--over` ms (a 1 ms timer
+ * that did not fire), with what the CPU profile shows the process doing in it, by stack. A block
+ * with no samples of main's own work was time the process did not get the CPU (the service child
+ * and the garbage collector's threads share these 2 cores). This is how the first list of 100,000
+ * agents was found to hold main for 5.9 s in one cache transaction (listWrite.ts now steps it).
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { Session } from 'node:inspector/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createCore } from '../../src/main/core'
+import { memoryKeychain } from '../../src/main/keychain'
+import { closeSeedConnections, seedAccount, startBenchService } from './seed'
+
+interface ProfileNode {
+  id: number
+  callFrame: { functionName: string; url: string; lineNumber: number }
+  children?: number[]
+}
+interface Profile {
+  nodes: ProfileNode[]
+  samples: number[]
+  timeDeltas: number[]
+}
+
+const args = process.argv.slice(2)
+const overAt = args.indexOf('--over')
+const over = overAt >= 0 ? Number(args[overAt + 1]) : 45
+const count = Number(args.find((a, i) => /^\d+$/.test(a) && (overAt < 0 || i !== overAt + 1)) ?? 100_000)
+
+/** Samples between `from` and `to` (ms since the profile started), by their top frames. */
+function stacksIn(p: Profile, from: number, to: number): [string, number][] {
+  const byId = new Map(p.nodes.map((n) => [n.id, n]))
+  const parent = new Map<number, number>()
+  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id)
+  const out = new Map<string, number>()
+  let t = 0
+  p.samples.forEach((id, i) => {
+    t += (p.timeDeltas[i] ?? 0) / 1000
+    if (t < from || t > to) return
+    const frames: string[] = []
+    for (let n = byId.get(id); n && frames.length < 6; n = byId.get(parent.get(n.id) ?? -1)) {
+      const { functionName, url, lineNumber } = n.callFrame
+      if (functionName === '(root)') continue
+      frames.push(
+        `${functionName || '(anonymous)'}${url ? ` ${url.split('/').slice(-2).join('/')}:${lineNumber + 1}` : ''}`
+      )
+    }
+    const key = frames.join(' < ')
+    out.set(key, (out.get(key) ?? 0) + (p.timeDeltas[i + 1] ?? 0) / 1000)
+  })
+  return [...out].sort((a, b) => b[1] - a[1])
+}
+
+const service = await startBenchService()
+const dir = mkdtempSync(join(tmpdir(), 'agent-desk-profile-main-'))
+const core = createCore({
+  userDataDir: dir,
+  keychain: memoryKeychain(),
+  mode: 'harness',
+  version: '0.0.0-profile',
+  openExternal: async () => undefined,
+  fetchTimeoutMs: 300_000,
+  log: () => {}
+})
+const call = async <T>(channel: string, input: unknown): Promise<T> => {
+  const r = await core.invoke(channel, input)
+  if (!r.ok) throw new Error(`${channel}: ${r.error.message}`)
+  return r.value as T
+}
+const session = new Session()
+try {
+  const profile = await call<{ id: string }>('profiles.save', { name: 'Profile', baseUrl: service.url })
+  const seed = await seedAccount(service.url, { agents: count, email: `profile.${count}@example.com` })
+  await call('session.signIn', { profileId: profile.id, email: seed.email, password: seed.password })
+  session.connect()
+  await session.post('Profiler.enable')
+  await session.post('Profiler.setSamplingInterval', { interval: 200 })
+  for (const label of ['first list (cache filled)', 'read again', 'read again']) {
+    const ticks: number[] = []
+    const timer = setInterval(() => ticks.push(performance.now()), 1)
+    await session.post('Profiler.start')
+    const t0 = performance.now()
+    const listed = await call<{ data: unknown[] }>('agents.list', {})
+    const ms = performance.now() - t0
+    const { profile: recorded } = (await session.post('Profiler.stop')) as unknown as { profile: Profile }
+    clearInterval(timer)
+    const blocks: [number, number][] = []
+    for (let i = 1; i < ticks.length; i++) {
+      const [a, b] = [ticks[i - 1] as number, ticks[i] as number]
+      if (b - a > over) blocks.push([a - t0, b - t0])
+    }
+    console.log(
+      `${label}: ${listed.data.length} agents in ${ms.toFixed(0)} ms; ${blocks.length} blocks over ${over} ms`
+    )
+    for (const [a, b] of blocks) {
+      const busy = stacksIn(recorded, a, b).filter(([k]) => !k.startsWith('(idle)'))
+      const total = busy.reduce((n, [, v]) => n + v, 0)
+      console.log(`  at ${a.toFixed(0)} ms, ${(b - a).toFixed(0)} ms: ${total.toFixed(0)} ms of samples`)
+      for (const [k, v] of busy.slice(0, 5)) console.log(`    ${v.toFixed(1).padStart(7)} ms  ${k}`)
+    }
+  }
+} finally {
+  session.disconnect()
+  await core.dispose()
+  closeSeedConnections()
+  await service.stop()
+  rmSync(dir, { recursive: true, force: true })
+}
