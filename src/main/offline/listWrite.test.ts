@@ -89,6 +89,16 @@ describe('a long list is written a step at a time', () => {
     expect(cache.getList('agents', 'all')?.value).toHaveLength(3_000)
   })
 
+  it('rows it wrote that go meanwhile (the cache cleared) are written again: the list is whole', async () => {
+    const { cache } = t.open()
+    const items = Array.from({ length: 3_000 }, (_, i) => ({ id: `a${i}`, name: `new ${i}` }))
+    const writing = cache.putListInSteps('agents', 'all', items, T2)
+    while (cache.itemCount() === 0) await turn()
+    cache.clear()
+    await writing
+    expect(cache.getList('agents', 'all')).toEqual({ value: items, syncedAt: T2 })
+  })
+
   it('a membership another store on the file is writing is not collected', async () => {
     const a = t.open().cache
     const b = t.open().cache

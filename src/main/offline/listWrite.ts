@@ -130,6 +130,8 @@ export function* listSteps<T>(items: readonly unknown[], w: ListWrite): Generato
   const merged = new Array<T>(order.length)
   let rowsSame = order.length === items.length
   let touched = false
+  /** The JSON written for each item new to the cache (step 1), to see whether it changed since. */
+  const wrote: (string | undefined)[] = []
   /** Item i's row: as planned, or merged onto the row as it is now when it changed meanwhile. */
   const settle = (i: number, recheck: boolean) => {
     const item = order[i] as Item
@@ -141,9 +143,10 @@ export function* listSteps<T>(items: readonly unknown[], w: ListWrite): Generato
     if (recheck && w.stored(item.id)?.[0] !== p.row) {
       rowsSame = false
       merged[i] = w.upsert(item) as unknown as T
+      wrote[i] = JSON.stringify(merged[i])
       return
     }
-    if (p.json !== null) w.write(item.id, p.json)
+    if (p.json !== null) w.write(item.id, (wrote[i] = p.json))
     if (!p.asGiven) rowsSame = false
     merged[i] = p.value as unknown as T
   }
@@ -189,8 +192,12 @@ export function* listSteps<T>(items: readonly unknown[], w: ListWrite): Generato
     // 3. The rows the cache held, and the list pointed at its membership, in one step.
     recheck = stepStarts()
     if (recheck) rowsSame = false
-    for (let i = order.length - 1; i >= 0; i--)
+    for (let i = order.length - 1; i >= 0; i--) {
       if ((plans[i] as ReturnType<typeof plan>).row !== undefined) settle(i, recheck)
+      // A row step 1 wrote that was changed or removed meanwhile (an edit, a clear) is merged or
+      // written again, so the list never points at a missing row.
+      else if (recheck && w.stored((order[i] as Item).id)?.[0] !== wrote[i]) settle(i, true)
+    }
     let same = key === null
     if (key === null && recheck) {
       // Nothing staged, but the membership may have changed meanwhile: compared again whole.
