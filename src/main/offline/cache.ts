@@ -175,6 +175,7 @@ export class SqliteCacheStore implements CacheStore {
           : s.membersAfter.all(resource, members(), position, limit)) as unknown[][],
       newKey: memberships.newMembership,
       stage: (key, from, ids) => s.addMembers.run(resource, key, from, JSON.stringify(ids)),
+      staged: (key) => Number((s.memberCount.get(resource, key) as unknown[])[0]),
       publish: (key) => s.publish.run(resource, scope, syncedAt, key),
       release: memberships.releaseMembership,
       collect: memberships.membershipCollector(s, resource),

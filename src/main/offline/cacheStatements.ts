@@ -68,6 +68,7 @@ export function cacheStatements(db: Db) {
       `DELETE FROM list_items WHERE resource = ? AND scope = ? AND position IN
          (SELECT position FROM list_items WHERE resource = ? AND scope = ? ORDER BY position LIMIT ?)`
     ),
+    memberCount: db.prepare('SELECT COUNT(*) FROM list_items WHERE resource = ? AND scope = ?').raw(true),
     removeMember: db.prepare('DELETE FROM list_items WHERE resource = ? AND id = ?'),
     totalChanges: db.prepare('SELECT total_changes()').raw(true),
     memberIds: db

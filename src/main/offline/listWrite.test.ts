@@ -99,6 +99,17 @@ describe('a long list is written a step at a time', () => {
     expect(cache.getList('agents', 'all')).toEqual({ value: items, syncedAt: T2 })
   })
 
+  it('members it staged that go meanwhile (the cache cleared) are staged again: the list is whole', async () => {
+    const { cache } = t.open()
+    const items = Array.from({ length: 3_000 }, (_, i) => ({ id: `a${i}`, name: `new ${i}` }))
+    const writing = cache.putListInSteps('agents', 'all', items, T2)
+    while (unlisted() === 0) await turn()
+    cache.clear()
+    await writing
+    expect(cache.getList('agents', 'all')).toEqual({ value: items, syncedAt: T2 })
+    expect(sql('SELECT COUNT(*) FROM list_items')).toBe(3_000)
+  })
+
   it('a membership another store on the file is writing is not collected', async () => {
     const a = t.open().cache
     const b = t.open().cache

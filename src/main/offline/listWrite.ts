@@ -46,6 +46,8 @@ export interface ListWrite {
   newKey(): string
   /** Adds `ids` to the membership `key`, from position `from`. */
   stage(key: string, from: number, ids: string[]): void
+  /** How many members `key` holds. */
+  staged(key: string): number
   /** Points the list at membership `key`, with the list's sync time. */
   publish(key: string): void
   release(key: string): void
@@ -167,6 +169,17 @@ export function* listSteps<T>(items: readonly unknown[], w: ListWrite): Generato
     }
   }
   stepEnds()
+  /** A new key holding the whole membership, in this step (`old`, released). */
+  const restage = (old: string | null): string => {
+    if (old !== null) w.release(old)
+    const key = w.newKey()
+    w.stage(
+      key,
+      0,
+      order.map((i) => i.id)
+    )
+    return key
+  }
   // 2. A membership that differs from the stored one is staged under a new key.
   let key: string | null = null
   try {
@@ -206,13 +219,12 @@ export function* listSteps<T>(items: readonly unknown[], w: ListWrite): Generato
       for (let i = 0; same && i < current.length; i++) same = current[i] === order[i]?.id
       if (!same) {
         w.touched()
-        key = w.newKey()
-        w.stage(
-          key,
-          0,
-          order.map((i) => i.id)
-        )
+        key = restage(null)
       }
+    }
+    if (key !== null && recheck && w.staged(key) !== order.length) {
+      // Members staged earlier went meanwhile (a clear, a removal): staged again whole.
+      key = restage(key)
     }
     if (key !== null) w.publish(key)
     else w.putHead()
