@@ -17,18 +17,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createCore } from '../../src/main/core'
 import { memoryKeychain } from '../../src/main/keychain'
+import { type Profile, readProfile } from './cpuProfile'
 import { closeSeedConnections, seedAccount, startBenchService } from './seed'
-
-interface ProfileNode {
-  id: number
-  callFrame: { functionName: string; url: string; lineNumber: number }
-  children?: number[]
-}
-interface Profile {
-  nodes: ProfileNode[]
-  samples: number[]
-  timeDeltas: number[]
-}
 
 const args = process.argv.slice(2)
 const overAt = args.indexOf('--over')
@@ -37,25 +27,22 @@ const count = Number(args.find((a, i) => /^\d+$/.test(a) && (overAt < 0 || i !==
 
 /** Samples between `from` and `to` (ms since the profile started), by their top frames. */
 function stacksIn(p: Profile, from: number, to: number): [string, number][] {
-  const byId = new Map(p.nodes.map((n) => [n.id, n]))
-  const parent = new Map<number, number>()
-  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id)
+  const { samples, stack } = readProfile(p)
   const out = new Map<string, number>()
-  let t = 0
-  p.samples.forEach((id, i) => {
-    t += (p.timeDeltas[i] ?? 0) / 1000
-    if (t < from || t > to) return
+  for (const { node, at, ms } of samples) {
+    if (at / 1000 < from || at / 1000 > to) continue
     const frames: string[] = []
-    for (let n = byId.get(id); n && frames.length < 6; n = byId.get(parent.get(n.id) ?? -1)) {
+    for (const n of stack(node)) {
       const { functionName, url, lineNumber } = n.callFrame
       if (functionName === '(root)') continue
       frames.push(
         `${functionName || '(anonymous)'}${url ? ` ${url.split('/').slice(-2).join('/')}:${lineNumber + 1}` : ''}`
       )
+      if (frames.length === 6) break
     }
     const key = frames.join(' < ')
-    out.set(key, (out.get(key) ?? 0) + (p.timeDeltas[i + 1] ?? 0) / 1000)
-  })
+    out.set(key, (out.get(key) ?? 0) + ms)
+  }
   return [...out].sort((a, b) => b[1] - a[1])
 }
 

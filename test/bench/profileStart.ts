@@ -23,20 +23,10 @@ import { join, resolve } from 'node:path'
 import { TraceMap, originalPositionFor } from '@jridgewell/trace-mapping'
 import { SECRET_HEADER, startHarness } from '../../e2e/harness/server'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../e2e/support/chromium'
+import { type Profile, type ProfileNode, readProfile } from './cpuProfile'
 import { startFloorPage } from './floorPage'
 import { apiCall, closeSeedConnections, seedAccount, startBenchService } from './seed'
 import { median } from './types'
-
-interface ProfileNode {
-  id: number
-  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number }
-  children?: number[]
-}
-interface Profile {
-  nodes: ProfileNode[]
-  samples: number[]
-  timeDeltas: number[]
-}
 
 /** Page-side marks: the first agent row in the DOM, the frame after it, and the long tasks. */
 const INIT = `(() => {
@@ -94,16 +84,11 @@ function addBySource(
   painted: number,
   mode: 'files' | 'lines' | 'inclusive'
 ): void {
-  const byId = new Map(p.nodes.map((n) => [n.id, n]))
-  const parent = new Map<number, number>()
-  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id)
-  const times: number[] = []
-  let t = 0
-  for (const d of p.timeDeltas) times.push((t += d))
-  const first = p.samples.findIndex((id) => byId.get(id)?.callFrame.url.includes('/assets/index-'))
-  if (first < 0) return
-  const since = (times[first] as number) + (from - taskStart) * 1000
-  const until = (times[first] as number) + (painted - taskStart) * 1000
+  const { samples, stack } = readProfile(p)
+  const first = samples.find((x) => x.node.callFrame.url.includes('/assets/index-'))
+  if (!first) return
+  const since = first.at + (from - taskStart) * 1000
+  const until = first.at + (painted - taskStart) * 1000
   const keyOf = (cf: ProfileNode['callFrame'], line: boolean): string => {
     const map = mapFor(cf.url)
     const at = map ? originalPositionFor(map, { line: cf.lineNumber + 1, column: cf.columnNumber }) : null
@@ -113,25 +98,22 @@ function addBySource(
       .replace(/^.*src\/renderer\//, '')
     return line ? `${file}:${String(at.line)}` : file
   }
-  p.samples.forEach((id, i) => {
-    if ((times[i] as number) > until || (times[i] as number) < since) return
-    const node = byId.get(id) as ProfileNode
-    if (node.callFrame.functionName === '(idle)') return
-    const ms = (p.timeDeltas[i + 1] ?? 0) / 1000
+  for (const { node, at, ms } of samples) {
+    if (at > until || at < since || node.callFrame.functionName === '(idle)') continue
     if (mode !== 'inclusive') {
       const key = keyOf(node.callFrame, mode === 'lines')
       into.set(key, (into.get(key) ?? 0) + ms)
-      return
+      continue
     }
     // Every frame of the app's own code on the stack (each once), with the time spent under it.
     const seen = new Set<string>()
-    for (let n: ProfileNode | undefined = node; n; n = byId.get(parent.get(n.id) ?? -1)) {
+    for (const n of stack(node)) {
       const key = keyOf(n.callFrame, true)
       if (!key.startsWith('src/') || seen.has(key)) continue
       seen.add(key)
       into.set(key, (into.get(key) ?? 0) + ms)
     }
-  })
+  }
 }
 
 interface TraceEvent {
