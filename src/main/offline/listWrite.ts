@@ -132,16 +132,19 @@ export function* listSteps<T>(items: readonly unknown[], w: ListWrite): Generato
   const merged = new Array<T>(order.length)
   let rowsSame = order.length === items.length
   let touched = false
+  /** Tells the cache, once, before the first write that may change what the lists show. */
+  const touch = () => {
+    if (touched) return
+    touched = true
+    w.touched()
+  }
   /** The JSON written for each item new to the cache (step 1), to see whether it changed since. */
   const wrote: (string | undefined)[] = []
   /** Item i's row: as planned, or merged onto the row as it is now when it changed meanwhile. */
   const settle = (i: number, recheck: boolean) => {
     const item = order[i] as Item
     const p = plans[i] as ReturnType<typeof plan>
-    if (!touched && (p.json !== null || recheck)) {
-      touched = true
-      w.touched()
-    }
+    if (p.json !== null || recheck) touch()
     if (recheck && w.stored(item.id)?.[0] !== p.row) {
       rowsSame = false
       merged[i] = w.upsert(item) as unknown as T
@@ -184,10 +187,7 @@ export function* listSteps<T>(items: readonly unknown[], w: ListWrite): Generato
   let key: string | null = null
   try {
     if (!sameAtPlan) {
-      if (!touched) {
-        touched = true
-        w.touched()
-      }
+      touch()
       key = w.newKey()
       for (let from = 0; from < order.length; from += WRITE_STEP) {
         if (from > 0 || inStep > 0) yield
@@ -218,7 +218,7 @@ export function* listSteps<T>(items: readonly unknown[], w: ListWrite): Generato
       same = current.length === order.length
       for (let i = 0; same && i < current.length; i++) same = current[i] === order[i]?.id
       if (!same) {
-        w.touched()
+        touch()
         key = restage(null)
       }
     }
