@@ -32,13 +32,35 @@ const AGENTS: TableDef = {
   );
   CREATE INDEX agent_tags_tag ON agent_tags(tag_id);`
 }
-export const migrations = { 1: createTableSql(AGENTS) }
+export const migrations = {
+  1: createTableSql(AGENTS),
+  // Less to write per new agent: most agents reference no prompt or document, so those indexes
+  // hold only rows that do (a foreign key's lookup `x = ?` still uses them), and the tag links
+  // are stored in their primary key's own tree (no rowid table beside it).
+  3: `
+  DROP INDEX agents_prompt;
+  DROP INDEX agents_document;
+  CREATE INDEX agents_prompt ON agents(prompt_id) WHERE prompt_id IS NOT NULL;
+  CREATE INDEX agents_document ON agents(document_id) WHERE document_id IS NOT NULL;
+  CREATE TABLE agent_tags_v3 (
+    agent_id TEXT NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+    tag_id TEXT NOT NULL REFERENCES tags(id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,
+    PRIMARY KEY (agent_id, tag_id)
+  ) WITHOUT ROWID;
+  INSERT INTO agent_tags_v3 (agent_id, tag_id, position) SELECT agent_id, tag_id, position FROM agent_tags;
+  DROP TABLE agent_tags;
+  ALTER TABLE agent_tags_v3 RENAME TO agent_tags;
+  CREATE INDEX agent_tags_tag ON agent_tags(tag_id);`
+}
 
 /**
  * An agent as JSON, built by SQLite in one pass: its tags, embedded document and the embedded
  * owner (bound as `:user`, a JSON text) come along, so a get is one statement and a list of
  * 10,000 agents is one row, with no per-agent work in JavaScript. Field order follows AgentStrict.
  */
+const TAG_JSON = `json_object('id', t.id, 'name', t.name, 'color', t.color, 'userId', t.user_id,
+      'createdAt', t.created_at, 'updatedAt', t.updated_at)`
 const AGENT_JSON = `json_object(
   'id', a.id, 'userId', a.user_id, 'user', json(:user),
   'document', CASE WHEN d.id IS NULL THEN json_object() ELSE json_object(
@@ -47,8 +69,7 @@ const AGENT_JSON = `json_object(
     'authorization', json(d.authorization), 'splitter', json(d.splitter),
     'createdAt', d.created_at, 'updatedAt', d.updated_at, 'index', NULL, 'Agent', NULL) END,
   'documentId', a.document_id, 'promptId', a.prompt_id, 'name', a.name, 'type', a.type,
-  'tags', (SELECT json_group_array(json_object('id', t.id, 'name', t.name, 'color', t.color, 'userId', t.user_id,
-      'createdAt', t.created_at, 'updatedAt', t.updated_at) ORDER BY x.position)
+  'tags', (SELECT json_group_array(${TAG_JSON} ORDER BY x.position)
     FROM agent_tags x JOIN tags t ON t.id = x.tag_id WHERE x.agent_id = a.id),
   'llm', json_object('provider', a.llm_provider, 'model', a.llm_model),
   'hasMemory', json(CASE WHEN a.has_memory THEN 'true' ELSE 'false' END),
@@ -78,6 +99,7 @@ export function agentsStorage(db: Db) {
       `UPDATE agents SET name = ?, type = ?, llm_provider = ?, llm_model = ?, has_memory = ?, prompt_id = ?,
           document_id = ?, updated_at = ? WHERE id = ? AND user_id = ?`
     ),
+    tag: db.prepare(`SELECT ${TAG_JSON} AS j FROM tags t WHERE t.id = ? AND t.user_id = ?`),
     get: db.prepare(`SELECT ${AGENT_JSON} AS j ${AGENT_FROM} WHERE a.id = :id AND a.user_id = :uid`),
     list: db.prepare(
       `SELECT '[' || coalesce(group_concat(j, ',' ORDER BY ca DESC, seq DESC), '') || ']' AS j FROM (SELECT ${AGENT_JSON} AS j,
@@ -98,15 +120,30 @@ export function agentsStorage(db: Db) {
   }
 
   const agents = {
-    /** Creates the agent and its tag links in one transaction; returns the agent's response JSON. */
-    createJson(user: UserStrict, input: AgentInput): string {
+    /**
+     * Creates the agent and its tag links in one transaction; returns the agent's response JSON.
+     * `tags` is what `tags()` found for `input.tagIds`, in the same order.
+     */
+    createJson(user: UserStrict, input: AgentInput, tags: readonly string[]): string {
       const id = newId()
+      const now = nowStamp()
       transaction(db, () => {
-        const now = nowStamp()
         s.insert.run(id, user.id, ...fields(input), now, now)
         insertTags(id, input.tagIds)
       })
-      return agents.getJson(user, id) as string
+      // An embedded document is read back with the agent; without one, everything is known here.
+      if (input.documentId !== null) return agents.getJson(user, id) as string
+      return newAgentJson(id, user, input, tags, now)
+    },
+    /** Which of `ids` are the caller's own tags, each with its response JSON. */
+    tags(user: UserStrict, ids: readonly string[]): Map<string, string> {
+      const mine = new Map<string, string>()
+      for (const id of ids) {
+        if (mine.has(id)) continue
+        const r = s.tag.get(id, user.id) as Row | undefined
+        if (r) mine.set(id, str(r.j))
+      }
+      return mine
     },
     update(user: UserStrict, id: string, input: AgentInput, replaceTags: boolean): AgentStrict | undefined {
       const changed = transaction(db, () => {
@@ -141,17 +178,47 @@ export function agentsStorage(db: Db) {
   return agents
 }
 
-/** Which of some ids are the caller's own prompts, documents or tags (what an agent may reference). */
+/** A string as SQLite gives it back: UTF-8 has no lone surrogates, so each one becomes U+FFFD. */
+const stored = (v: string): string => JSON.stringify(v.replace(/\p{Cs}/gu, '\uFFFD'))
+
+/**
+ * What AGENT_JSON reads for a new agent without a document, written here instead of read back
+ * (`tags` are the tags' own JSON, in order). Tests hold the two to the same text.
+ */
+function newAgentJson(
+  id: string,
+  user: UserStrict,
+  a: AgentInput,
+  tags: readonly string[],
+  now: string
+): string {
+  return (
+    `{"id":"${id}","userId":${stored(user.id)},"user":${userJson(user)},"document":{},"documentId":null,` +
+    `"promptId":${a.promptId === null ? 'null' : stored(a.promptId)},"name":${stored(a.name)},` +
+    `"type":${stored(a.type)},"tags":[${tags.join(',')}],` +
+    `"llm":{"provider":${stored(a.provider)},"model":${stored(a.model)}},"hasMemory":${a.hasMemory},` +
+    `"AgentMemory":null,"createdAt":"${now}","updatedAt":"${now}"}`
+  )
+}
+
+/** Which of some ids are the caller's own prompts or documents (what an agent may reference). */
 export interface AgentRefs {
   prompt(user: UserStrict, ids: readonly string[]): Set<string>
   document(user: UserStrict, ids: readonly string[]): Set<string>
-  tag(user: UserStrict, ids: readonly string[]): Set<string>
 }
 
 type RefInput = { promptId?: string | null; documentId?: string | null; tags?: (string | { id: string })[] }
 
-/** Checks that referenced prompt, document and tags are the caller's; returns tag ids in order. */
-function checkRefs(refs: AgentRefs, user: UserStrict, b: RefInput): string[] {
+/**
+ * Checks that referenced prompt, document and tags are the caller's; returns the tag ids in order
+ * (each once) and their JSON.
+ */
+function checkRefs(
+  agents: AgentStorage,
+  refs: AgentRefs,
+  user: UserStrict,
+  b: RefInput
+): { tagIds: string[]; tags: string[] } {
   const issues: FieldIssue[] = []
   if (b.promptId != null && !refs.prompt(user, [b.promptId]).has(b.promptId)) {
     issues.push({ field: 'promptId', message: 'No such prompt' })
@@ -160,14 +227,19 @@ function checkRefs(refs: AgentRefs, user: UserStrict, b: RefInput): string[] {
     issues.push({ field: 'documentId', message: 'No such document' })
   }
   const asked = (b.tags ?? []).map((ref) => (typeof ref === 'string' ? ref : ref.id))
-  const mine = refs.tag(user, asked)
+  const mine = agents.tags(user, asked)
   const tagIds: string[] = []
+  const tags: string[] = []
   asked.forEach((tagId, i) => {
-    if (!mine.has(tagId)) issues.push({ field: `tags.${i}`, message: `No such tag: ${tagId}` })
-    else if (!tagIds.includes(tagId)) tagIds.push(tagId)
+    const json = mine.get(tagId)
+    if (json === undefined) issues.push({ field: `tags.${i}`, message: `No such tag: ${tagId}` })
+    else if (!tagIds.includes(tagId)) {
+      tagIds.push(tagId)
+      tags.push(json)
+    }
   })
   if (issues.length) throw invalid(issues)
-  return tagIds
+  return { tagIds, tags }
 }
 
 export function agentRoutes(agents: AgentStorage, refs: AgentRefs): RouteTable {
@@ -182,24 +254,28 @@ export function agentRoutes(agents: AgentStorage, refs: AgentRefs): RouteTable {
     remove: (ctx, agentId) => agents.remove(ctx.user, agentId),
     create(ctx) {
       const b = validate(AgentCreate, ctx.body)
-      const tagIds = checkRefs(refs, ctx.user, b)
-      const json = agents.createJson(ctx.user, {
-        name: b.name,
-        type: b.type,
-        provider: b.llm.provider,
-        model: b.llm.model,
-        hasMemory: b.hasMemory,
-        promptId: b.promptId ?? null,
-        documentId: b.documentId ?? null,
-        tagIds
-      })
+      const { tagIds, tags } = checkRefs(agents, refs, ctx.user, b)
+      const json = agents.createJson(
+        ctx.user,
+        {
+          name: b.name,
+          type: b.type,
+          provider: b.llm.provider,
+          model: b.llm.model,
+          hasMemory: b.hasMemory,
+          promptId: b.promptId ?? null,
+          documentId: b.documentId ?? null,
+          tagIds
+        },
+        tags
+      )
       return new RawJson(json)
     },
     update(ctx, agentId) {
       const b = validate(AgentUpdate, ctx.body)
       const current = agents.get(ctx.user, agentId)
       if (!current) return undefined
-      const tagIds = checkRefs(refs, ctx.user, b)
+      const { tagIds } = checkRefs(agents, refs, ctx.user, b)
       const next: AgentInput = {
         name: b.name ?? current.name,
         type: b.type ?? current.type,

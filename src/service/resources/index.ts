@@ -68,7 +68,7 @@ export function routeTables(s: Storage, auth: users.AuthOps, passwords = true): 
     users.authRoutes(auth, passwords),
     documents.documentRoutes(s.documents),
     apiTokens.apiTokenRoutes(s.apiTokens),
-    agents.agentRoutes(s.agents, { prompt: s.prompts.owned, document: s.documents.owned, tag: s.tags.owned }),
+    agents.agentRoutes(s.agents, { prompt: s.prompts.owned, document: s.documents.owned }),
     tools.toolRoutes(s.tools),
     prompts.promptRoutes(s.prompts),
     tags.tagRoutes(s.tags),

@@ -1,0 +1,181 @@
+/**
+ * Agents' storage. A new agent's answer is written in JavaScript when it has no document (AGENT_JSON is not read
+ * back): it must be the very text GET /agents/{id} answers, whatever the names hold.
+ */
+import fc from 'fast-check'
+import Database from 'libsql'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { AgentStrict, AgentType, TagStrict } from '../../shared'
+import { call, client, signUp, startTestServer, type TestServer } from '../../../test/support/serviceKit'
+import { hashPassword } from '../auth'
+import { openDatabase } from '../db'
+import { MIGRATIONS, openStorage } from './index'
+import { publicUser } from './users'
+
+let srv: TestServer
+let me: Awaited<ReturnType<typeof signUp>>
+beforeAll(async () => {
+  srv = await startTestServer()
+  me = await signUp(srv.base, 'Zoë "quoted" \\ \u2028 \ud83d\ude00')
+})
+afterAll(async () => {
+  await srv.stop()
+})
+
+// Text as clients may send it: any code point, control characters, lone surrogates, quotes.
+const text = fc.oneof(
+  fc.string({ minLength: 1, maxLength: 12, unit: 'binary' }),
+  fc.string({ minLength: 1, maxLength: 12 }),
+  fc.constantFrom('\ud800', 'a\udc00b', '"\\/\b\f\n\r\t', '\u0000\u001f\u007f', '\u2028\u2029', '😀')
+)
+
+describe('agent create answer', () => {
+  it('is the text a GET of the new agent answers (any names, tags, prompt, memory flag)', async () => {
+    const tags: TagStrict[] = []
+    for (const [i, name] of ['plain', '\ud800 "odd" \n', 'émoji 😀'].entries()) {
+      const r = await me.api.post('/tags', {
+        name,
+        color: ['#abc', '#0E8A16', '#ffffff'][i],
+        userId: me.userId
+      })
+      tags.push(TagStrict.parse(r.data))
+    }
+    const prompt = await me.api.post('/prompts', { name: 'P', template: 'Hello {name}' })
+    expect(prompt.status).toBe(200)
+    const promptId = (prompt.data as { id: string }).id
+    let compared = 0
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          name: text,
+          type: fc.constantFrom(...AgentType.options),
+          provider: text,
+          model: text,
+          hasMemory: fc.boolean(),
+          prompt: fc.boolean(),
+          tags: fc.array(fc.constantFrom(...tags.map((t) => t.id)), { maxLength: 4 })
+        }),
+        async (a) => {
+          const created = await me.api.post('/agents', {
+            name: a.name,
+            type: a.type,
+            llm: { provider: a.provider, model: a.model },
+            hasMemory: a.hasMemory,
+            ...(a.prompt ? { promptId } : {}),
+            tags: a.tags
+          })
+          if (created.status !== 200) return // refused as the contract says (e.g. a blank name)
+          const agent = AgentStrict.parse(created.data)
+          const got = await me.api.get(`/agents/${agent.id}`)
+          expect(created.text).toBe(got.text)
+          compared += 1
+        }
+      ),
+      { numRuns: 150 }
+    )
+    expect(compared).toBeGreaterThan(75)
+  })
+
+  it('reads the agent back when it embeds a document', async () => {
+    const doc = await me.api.post('/documents', { name: 'D', type: 'PDF', url: 'https://example.com/d.pdf' })
+    expect(doc.status).toBe(200)
+    const documentId = (doc.data as { id: string }).id
+    const created = await me.api.post('/agents', {
+      name: 'With document',
+      type: 'REACT',
+      llm: { provider: 'p', model: 'm' },
+      documentId
+    })
+    expect(AgentStrict.parse(created.data).document).toMatchObject({ id: documentId, name: 'D' })
+    expect(created.text).toBe((await me.api.get(`/agents/${(created.data as { id: string }).id}`)).text)
+  })
+})
+
+describe('schema version 3 (partial reference indexes, tag links without rowid)', () => {
+  it('upgrades a version 2 file: every agent reads as before, and links, cascades and set-null still work', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'agent-desk-v2-'))
+    const file = join(dataDir, 'service.db')
+    try {
+      // A file as the previous version left it, written by this code's storage.
+      const old = openDatabase(file, MIGRATIONS.slice(0, 2))
+      const s = openStorage(old)
+      const password = 'correct horse battery'
+      const row = s.users.create('old@example.com', 'Old', await hashPassword(password, 16))
+      if (!row) throw new Error('no user')
+      const user = publicUser(row)
+      const [t1, t2, t3] = ['one', 'two', 'three'].map((name) => s.tags.create(user, { name, color: '#AABBCC' }))
+      const prompt = s.prompts.create(user, { name: 'P', template: 'Hi {x}', input_variables: ['x'] })
+      const doc = s.documents.create(user, {
+        name: 'D',
+        type: 'PDF',
+        url: 'https://example.com/d.pdf',
+        from_page: null,
+        to_page: null,
+        metadata: {},
+        authorization: null,
+        splitter: null
+      })
+      const input = (name: string, tagIds: string[], promptId: string | null, documentId: string | null) => ({
+        name,
+        type: 'REACT',
+        provider: 'p',
+        model: 'm',
+        hasMemory: false,
+        promptId,
+        documentId,
+        tagIds
+      })
+      const ids = [
+        input('tags in order', [t1!.id, t2!.id, t3!.id], null, null),
+        input('tags reversed', [t3!.id, t1!.id], prompt.id, null),
+        input('with document', [t2!.id], prompt.id, doc.id),
+        input('bare', [], null, null)
+      ].map((a) => (JSON.parse(s.agents.createJson(user, a, [])) as { id: string }).id)
+      const before = ids.map((id) => s.agents.getJson(user, id))
+      expect(before.every((j) => j !== undefined)).toBe(true)
+      old.close()
+
+      const srv = await startTestServer({ dataDir })
+      try {
+        const signIn = await call(srv.base, 'POST', '/auth/sign-in', {
+          body: { email: 'old@example.com', password }
+        })
+        const api = client(srv.base, (signIn.data as { token: string }).token)
+        for (const [i, id] of ids.entries()) {
+          const got = await api.get(`/agents/${id}`)
+          expect(JSON.parse(got.text).data).toEqual(JSON.parse(before[i] as string))
+        }
+        const tagsOf = async (id: string) =>
+          AgentStrict.parse((await api.get(`/agents/${id}`)).data).tags.map((t) => t.name)
+        expect(await tagsOf(ids[0]!)).toEqual(['one', 'two', 'three'])
+        expect(await tagsOf(ids[1]!)).toEqual(['three', 'one'])
+        // Cascades and set-null through the new tables and indexes.
+        expect((await api.del(`/tags/${t1!.id}`)).status).toBe(200)
+        expect(await tagsOf(ids[0]!)).toEqual(['two', 'three'])
+        expect((await api.del(`/prompts/${prompt.id}`)).status).toBe(200)
+        expect((await api.del(`/documents/${doc.id}`)).status).toBe(200)
+        const third = AgentStrict.parse((await api.get(`/agents/${ids[2]}`)).data)
+        expect([third.promptId, third.documentId, third.document]).toEqual([null, null, {}])
+        expect((await api.del(`/agents/${ids[1]}`)).status).toBe(200)
+        const retag = await api.patch(`/agents/${ids[3]}`, { tags: [t2!.id, t3!.id] })
+        expect(AgentStrict.parse(retag.data).tags.map((t) => t.name)).toEqual(['two', 'three'])
+      } finally {
+        await srv.service.close()
+      }
+      const db = new Database(file)
+      const sql = (name: string) =>
+        (db.prepare('SELECT sql FROM sqlite_schema WHERE name = ?').get(name) as { sql: string }).sql
+      expect(sql('agent_tags')).toMatch(/WITHOUT ROWID$/)
+      expect(sql('agents_prompt')).toMatch(/WHERE prompt_id IS NOT NULL$/)
+      expect(sql('agents_document')).toMatch(/WHERE document_id IS NOT NULL$/)
+      expect(db.prepare('SELECT count(*) AS n FROM agent_tags').get()).toMatchObject({ n: 5 })
+      expect(db.prepare('PRAGMA foreign_key_check').all()).toEqual([])
+      db.close()
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true })
+    }
+  })
+})
