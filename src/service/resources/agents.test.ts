@@ -106,7 +106,9 @@ describe('schema version 3 (partial reference indexes, tag links without rowid)'
       const row = s.users.create('old@example.com', 'Old', await hashPassword(password, 16))
       if (!row) throw new Error('no user')
       const user = publicUser(row)
-      const [t1, t2, t3] = ['one', 'two', 'three'].map((name) => s.tags.create(user, { name, color: '#AABBCC' }))
+      const [t1, t2, t3] = ['one', 'two', 'three'].map((name) =>
+        s.tags.create(user, { name, color: '#AABBCC' })
+      )
       const prompt = s.prompts.create(user, { name: 'P', template: 'Hi {x}', input_variables: ['x'] })
       const doc = s.documents.create(user, {
         name: 'D',
