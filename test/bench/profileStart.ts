@@ -17,15 +17,16 @@
  * prints its DOM (elements, style sheets, rules), its Vue components by name and its marks.
  */
 import { chromium } from '@playwright/test'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
-import { TraceMap, originalPositionFor } from '@jridgewell/trace-mapping'
+import { join } from 'node:path'
 import { SECRET_HEADER, startHarness } from '../../e2e/harness/server'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../e2e/support/chromium'
-import { type Profile, type ProfileNode, readProfile } from './cpuProfile'
+import { type Profile, readProfile } from './cpuProfile'
 import { startFloorPage } from './floorPage'
 import { apiCall, closeSeedConnections, seedAccount, startBenchService } from './seed'
+import { rendererDir, sourceKey } from './sourceKey'
+import { addByEvent, type TraceEvent } from './traceEvents'
 import { median } from './types'
 
 /** Page-side marks: the first agent row in the DOM, the frame after it, and the long tasks. */
@@ -58,19 +59,6 @@ const INIT = `(() => {
   mo.observe(document, { childList: true, subtree: true });
 })();`
 
-const rendererDir = resolve('out/renderer')
-const mapFor = (() => {
-  const maps = new Map<string, TraceMap | null>()
-  return (url: string): TraceMap | null => {
-    if (!url.includes('/assets/')) return null
-    if (!maps.has(url)) {
-      const file = join(rendererDir, 'assets', `${url.split('/').pop() ?? ''}.map`)
-      maps.set(url, existsSync(file) ? new TraceMap(readFileSync(file, 'utf8')) : null)
-    }
-    return maps.get(url) ?? null
-  }
-})()
-
 /**
  * Adds a profile's busy (non-idle) time up to the paint to `into`, by source file (or native
  * function). The profile's clock is not the page's: its first sample in the page's entry script is
@@ -89,93 +77,22 @@ function addBySource(
   if (!first) return
   const since = first.at + (from - taskStart) * 1000
   const until = first.at + (painted - taskStart) * 1000
-  const keyOf = (cf: ProfileNode['callFrame'], line: boolean): string => {
-    const map = mapFor(cf.url)
-    const at = map ? originalPositionFor(map, { line: cf.lineNumber + 1, column: cf.columnNumber }) : null
-    if (!at?.source) return cf.url ? `${cf.url.split('/').pop() ?? ''} ${cf.functionName}` : cf.functionName
-    const file = at.source
-      .replace(/^.*node_modules\/((@[^/]+\/)?[^/]+).*$/, '$1')
-      .replace(/^.*src\/renderer\//, '')
-    return line ? `${file}:${String(at.line)}` : file
-  }
   for (const { node, at, ms } of samples) {
     if (at > until || at < since || node.callFrame.functionName === '(idle)') continue
     if (mode !== 'inclusive') {
-      const key = keyOf(node.callFrame, mode === 'lines')
+      const key = sourceKey(node.callFrame, mode === 'lines')
       into.set(key, (into.get(key) ?? 0) + ms)
       continue
     }
     // Every frame of the app's own code on the stack (each once), with the time spent under it.
     const seen = new Set<string>()
     for (const n of stack(node)) {
-      const key = keyOf(n.callFrame, true)
+      const key = sourceKey(n.callFrame, true)
       if (!key.startsWith('src/') || seen.has(key)) continue
       seen.add(key)
       into.set(key, (into.get(key) ?? 0) + ms)
     }
   }
-}
-
-interface TraceEvent {
-  name: string
-  ph: string
-  ts: number
-  dur?: number
-  pid: number
-  tid: number
-  args?: { name?: string; data?: { frame?: string } }
-}
-
-/**
- * Adds a trace's self time per event (style, layout, parse, compile, script…) on the page's main
- * thread, from navigation (or the `from` mark) to the paint (page time, ms), to `into`.
- */
-function addByEvent(
-  events: TraceEvent[],
-  into: Map<string, number>,
-  from: number,
-  painted: number,
-  timeline: boolean
-): void {
-  const mains = new Set(
-    events
-      .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
-      .map((e) => `${e.pid}:${e.tid}`)
-  )
-  const nav = events.find((e) => e.name === 'navigationStart' && mains.has(`${e.pid}:${e.tid}`))
-  if (!nav) return
-  const thread = `${nav.pid}:${nav.tid}`
-  const since = nav.ts + from * 1000
-  const until = nav.ts + painted * 1000
-  const spans = events
-    .filter(
-      (e) =>
-        e.ph === 'X' && `${e.pid}:${e.tid}` === thread && e.dur && e.ts + (e.dur ?? 0) > since && e.ts < until
-    )
-    .sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0))
-  // Self time: a span's time in the window less its children's.
-  const stack: { e: TraceEvent; end: number; self: number }[] = []
-  const clip = (a: number, b: number) => Math.max(0, Math.min(b, until) - Math.max(a, since))
-  const close = (upTo: number) => {
-    while (stack.length && (stack[stack.length - 1] as { end: number }).end <= upTo) {
-      const top = stack.pop() as { e: TraceEvent; self: number }
-      into.set(top.e.name, (into.get(top.e.name) ?? 0) + top.self / 1000)
-    }
-  }
-  for (const e of spans) {
-    close(e.ts)
-    if (timeline && stack.length <= 1 && (e.dur ?? 0) >= 1500) {
-      const objects = (e.args as { beginData?: { dirtyObjects?: number } } | undefined)?.beginData
-        ?.dirtyObjects
-      const at = `${((e.ts - nav.ts) / 1000).toFixed(1)} +${((e.dur ?? 0) / 1000).toFixed(1)} ms`
-      console.log(`  ${'  '.repeat(stack.length)}${at} ${e.name}${objects ? ` (${objects} objects)` : ''}`)
-    }
-    const end = e.ts + (e.dur ?? 0)
-    const parent = stack[stack.length - 1]
-    if (parent) parent.self -= clip(e.ts, end)
-    stack.push({ e, end, self: clip(e.ts, end) })
-  }
-  close(Infinity)
 }
 
 async function main() {
