@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { foldQuery, foldText, fuzzyScore, rank, type Rankable } from './fuzzy'
+import { charMask, foldQuery, foldText, fuzzyScore, rank, rankable, type Rankable } from './fuzzy'
 
 const item = (text: string, detail?: string): Rankable => ({
   text,
@@ -67,5 +67,35 @@ describe('rank', () => {
     expect(names('agent 49', many, 3)).toEqual(['Agent 49', 'Agent 490', 'Agent 491'])
     expect(names('   ', many, 2)).toEqual(['Agent 0', 'Agent 1'])
     expect(foldQuery(' Ag ent ')).toBe('agent')
+  })
+
+  it('ranks alike with and without the character masks: a mask never rules out a match (property)', () => {
+    const alphabet = fc.constantFrom(...'abcxyzABC0123456789 -_.İK\u212aéß😀'.split(''))
+    const text = fc.array(alphabet, { maxLength: 16 }).map((cs) => cs.join(''))
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(text, fc.option(text)), { minLength: 1, maxLength: 40 }),
+        fc.oneof(
+          text,
+          fc.array(alphabet, { maxLength: 3 }).map((cs) => cs.join(''))
+        ),
+        (entries, query) => {
+          const masked = entries.map(([t, d]) => rankable(t, d))
+          const plain = masked.map(({ mask: _m, detailMask: _d, ...rest }) => rest)
+          expect(plain.every((p) => !('mask' in p))).toBe(true)
+          const order = (items: Rankable[]) => rank(query, items, 10).map((r) => [r.item.text, r.score])
+          expect(order(masked)).toEqual(order(plain))
+        }
+      ),
+      { numRuns: 2000 }
+    )
+  })
+
+  it('rules a text out by its mask only when it lacks a letter or digit of the query', () => {
+    expect(charMask('ab') & ~charMask('abc')).toBe(0)
+    expect(charMask('abd') & ~charMask('abc')).not.toBe(0)
+    expect(charMask('7') & ~charMask('agent 1')).toBe(0) // 7 and 1 share a bit: read, not ruled out
+    expect(charMask('9') & ~charMask('agent 1')).not.toBe(0)
+    expect(charMask('é-ß 😀')).toBe(0) // other characters never rule anything out
   })
 })

@@ -61,15 +61,46 @@ export function fuzzyScore(query: string, text: string, original: string = text)
   return score - lengthPenalty
 }
 
+/**
+ * The letters (a bit each) and digits (six bits, shared) a folded text holds. A text can match a
+ * query only if it holds every character of it, so `(query & ~text) !== 0` rules a text out
+ * without reading it: most texts, for most keystrokes. Other characters are not counted (and so
+ * never rule anything out).
+ */
+export function charMask(folded: string): number {
+  let m = 0
+  for (let i = 0; i < folded.length; i++) {
+    const c = folded.charCodeAt(i)
+    if (c >= 97 && c <= 122) m |= 1 << (c - 97)
+    else if (c >= 48 && c <= 57) m |= 1 << (26 + ((c - 48) % 6))
+  }
+  return m
+}
+
 export interface Rankable {
   /** The text matched first (a name or a command's title). */
   text: string
   /** `foldText(text)`, computed once. */
   folded: string
+  /** `charMask(folded)`, computed once (without it the text is always read). */
+  mask?: number
   /** Optional second text (a description): a match there counts, ranked below name matches. */
   detail?: string
   foldedDetail?: string
+  detailMask?: number
 }
+
+/** A text (and an optional description) made ready to rank: folded and masked once. */
+export function rankable(text: string, detail?: string | null): Rankable {
+  const folded = foldText(text)
+  if (!detail) return { text, folded, mask: charMask(folded) }
+  const foldedDetail = foldText(detail)
+  return { text, folded, mask: charMask(folded), detail, foldedDetail, detailMask: charMask(foldedDetail) }
+}
+
+/** Whether a text with this mask (if known) may hold every character of the query. */
+const mayHold = (queryMask: number, mask: number | undefined): boolean =>
+  mask === undefined || (queryMask & ~mask) === 0
 
 export interface Ranked<T> {
   item: T
@@ -81,16 +112,18 @@ export const foldQuery = (q: string): string => foldText(q).replace(/\s+/g, '')
 
 /**
  * The best `limit` items for `query`, best first (ties keep the input order). One pass over the
- * items; the kept set is a small sorted array, so 30,000 items cost one score each.
+ * items; the kept set is a small sorted array, so 30,000 items cost one score each at most (none
+ * for an item whose masks rule it out).
  */
 export function rank<T extends Rankable>(query: string, items: readonly T[], limit = 50): Ranked<T>[] {
   const q = foldQuery(query)
   if (!q) return items.slice(0, limit).map((item) => ({ item, score: 0 }))
+  const qMask = charMask(q)
   const best: Ranked<T>[] = []
   for (const item of items) {
-    let score = fuzzyScore(q, item.folded, item.text)
+    let score = mayHold(qMask, item.mask) ? fuzzyScore(q, item.folded, item.text) : null
     // A description counts only as a clear match (a substring), ranked below every name match.
-    if (score === null && item.foldedDetail?.includes(q))
+    if (score === null && mayHold(qMask, item.detailMask) && item.foldedDetail?.includes(q))
       score = (fuzzyScore(q, item.foldedDetail, item.detail) ?? 0) - 3000
     if (score === null) continue
     if (best.length === limit && score <= (best[limit - 1]?.score ?? -Infinity)) continue

@@ -8,7 +8,7 @@
  *
  *   node --import tsx test/bench/palette.ts
  */
-import { foldQuery, foldText, fuzzyScore, rank, type Rankable } from '../../src/shared/fuzzy'
+import { foldQuery, fuzzyScore, rank, rankable, type Rankable } from '../../src/shared/fuzzy'
 import { median, runAsScript, type BenchRow } from './types'
 
 const WORDS = [
@@ -38,7 +38,7 @@ export function paletteNames(perKind: number): Rankable[] {
       const b = WORDS[next() % WORDS.length] ?? ''
       const text = `${a.charAt(0).toUpperCase()}${a.slice(1)} ${b} ${i}`
       const detail = `${kind} for ${b} and ${a}`
-      out.push({ text, folded: foldText(text), detail, foldedDetail: foldText(detail) })
+      out.push(rankable(text, detail)) // as the palette makes its entries
     }
   }
   return out

@@ -5,7 +5,7 @@
  * one entry in `COMMANDS`.
  */
 import type { Router } from 'vue-router'
-import { foldText, type Rankable } from '../../../../shared/fuzzy'
+import { rankable, type Rankable } from '../../../../shared/fuzzy'
 import type { PaletteItem, PaletteKind } from '../../../../shared/palette'
 import { SHORTCUTS, VIEW_ORDER, type Shortcut, type ViewId } from '../../../../shared/shortcuts'
 import type { MenuCommand } from '../../../../shared/menu'
@@ -110,8 +110,7 @@ export function commandEntries(t: Translate): PaletteEntry[] {
     return {
       kind: 'command' as const,
       key: `command:${c.id}`,
-      text,
-      folded: foldText(text),
+      ...rankable(text),
       ...(keys ? { keys } : {}),
       run: (router: Router) => (c.menu ? runMenuCommand(c.menu, router) : c.run?.(router))
     }
@@ -122,9 +121,7 @@ export function itemEntries(items: readonly PaletteItem[]): PaletteEntry[] {
   return items.map((i) => ({
     kind: i.kind,
     key: `${i.kind}:${i.id}`,
-    text: i.name,
-    folded: foldText(i.name),
-    ...(i.description ? { detail: i.description, foldedDetail: foldText(i.description) } : {}),
+    ...rankable(i.name, i.description),
     run: (router: Router) => void router.push(ITEM_PATH[i.kind](i.id))
   }))
 }
