@@ -14,16 +14,11 @@
  * page's main-thread time per key by event (script, style, layout, paint…), and the list's size in
  * the DOM.
  */
-import { chromium, type Page } from '@playwright/test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { SECRET_HEADER, startHarness } from '../../e2e/harness/server'
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../e2e/support/chromium'
+import type { Page } from '@playwright/test'
 import { type Profile, readProfile } from './cpuProfile'
-import { startFloorPage } from './floorPage'
-import { apiCall, closeSeedConnections, seedAccount, startBenchService } from './seed'
-import { rendererDir, sourceKey } from './sourceKey'
+import { printTop, withPageRig } from './pageRig'
+import { apiCall } from './seed'
+import { sourceKey } from './sourceKey'
 import { addSelfTimes, busiestRendererMain, type TraceEvent } from './traceEvents'
 import { median } from './types'
 
@@ -59,116 +54,96 @@ async function main() {
   const rounds = Number(args[args.indexOf('--keys') + 1]) || 6
   const lines = args.includes('--lines')
   const inclusive = args.includes('--inclusive')
-  const service = await startBenchService()
-  const dataDir = mkdtempSync(join(tmpdir(), 'agent-desk-profile-keys-'))
-  const harness = await startHarness({ userDataDir: dataDir, rendererDir })
-  const floor = await startFloorPage()
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
-  try {
-    const seed = await seedAccount(service.url, { [what]: n, email: 'keys@example.com' })
-    const saved = await harness.core().invoke('profiles.save', { name: 'Profile', baseUrl: service.url })
-    if (!saved.ok) throw new Error(saved.error.message)
-    const profileId = (saved.value as { id: string }).id
-    const signedIn = await harness
-      .core()
-      .invoke('session.signIn', { profileId, email: seed.email, password: seed.password })
-    if (!signedIn.ok) throw new Error(signedIn.error.message)
-    const items = (await apiCall('GET', `${seed.baseUrl}/api/v1/${what}`, undefined, seed.token)) as unknown[]
-    const urls = {
-      app: `${harness.url}/#/${what}`,
-      floor: floor.page(`${what}.${items.length}`, { mode: 'list', resource: what, testid, items })
-    }
-    const pages: { name: 'app' | 'floor'; page: Page; ms: number[]; busy: Map<string, number> }[] = []
-    for (const name of ['app', 'floor'] as const) {
-      const context = await browser.newContext({
-        extraHTTPHeaders: { [SECRET_HEADER]: harness.secret },
-        viewport: { width: 1280, height: 800 }
-      })
-      const page = await context.newPage()
-      await page.goto(urls[name])
-      await page.locator(`[data-testid=${testid}-row]`).first().waitFor({ timeout: 60_000 })
-      await page.waitForTimeout(3000) // the app's other lists and its idle-time loads
-      await page.locator('[data-testid=list-filter]').first().click()
-      pages.push({ name, page, ms: [], busy: new Map() })
-    }
-    const cdps = await Promise.all(pages.map((p) => p.page.context().newCDPSession(p.page)))
-    for (const cdp of cdps) {
-      await cdp.send('Profiler.enable')
-      await cdp.send('Profiler.setSamplingInterval', { interval: 100 })
-      await cdp.send('Profiler.start')
-    }
-    for (let r = 0; r < rounds; r++)
-      for (const k of KEYS)
-        for (const p of pages) p.ms.push(await key(p.page, `[data-testid=${testid}-list]`, k))
-    for (const [i, cdp] of cdps.entries()) {
-      const p = pages[i] as (typeof pages)[number]
-      const { profile } = await cdp.send('Profiler.stop')
-      const { samples, stack } = readProfile(profile as Profile)
-      for (const { node, ms } of samples) {
-        if (node.callFrame.functionName === '(idle)') continue
-        if (!inclusive) {
-          const k = sourceKey(node.callFrame, lines)
-          p.busy.set(k, (p.busy.get(k) ?? 0) + ms)
-          continue
-        }
-        // Each function on the stack once (a frame's line is where its function starts).
-        const seen = new Set<string>()
-        for (const n of stack(node)) {
-          const k = `${sourceKey(n.callFrame, true)} ${n.callFrame.functionName}`
-          if (seen.has(k)) continue
-          seen.add(k)
-          p.busy.set(k, (p.busy.get(k) ?? 0) + ms)
+  await withPageRig(
+    { [what]: n, email: 'keys@example.com' },
+    async ({ harness, floor, browser, seed, context }) => {
+      const items = (await apiCall(
+        'GET',
+        `${seed.baseUrl}/api/v1/${what}`,
+        undefined,
+        seed.token
+      )) as unknown[]
+      const urls = {
+        app: `${harness.url}/#/${what}`,
+        floor: floor.page(`${what}.${items.length}`, { mode: 'list', resource: what, testid, items })
+      }
+      const pages: { name: 'app' | 'floor'; page: Page; ms: number[]; busy: Map<string, number> }[] = []
+      for (const name of ['app', 'floor'] as const) {
+        const page = await (await context()).newPage()
+        await page.goto(urls[name])
+        await page.locator(`[data-testid=${testid}-row]`).first().waitFor({ timeout: 60_000 })
+        await page.waitForTimeout(3000) // the app's other lists and its idle-time loads
+        await page.locator('[data-testid=list-filter]').first().click()
+        pages.push({ name, page, ms: [], busy: new Map() })
+      }
+      const cdps = await Promise.all(pages.map((p) => p.page.context().newCDPSession(p.page)))
+      for (const cdp of cdps) {
+        await cdp.send('Profiler.enable')
+        await cdp.send('Profiler.setSamplingInterval', { interval: 100 })
+        await cdp.send('Profiler.start')
+      }
+      for (let r = 0; r < rounds; r++)
+        for (const k of KEYS)
+          for (const p of pages) p.ms.push(await key(p.page, `[data-testid=${testid}-list]`, k))
+      for (const [i, cdp] of cdps.entries()) {
+        const p = pages[i] as (typeof pages)[number]
+        const { profile } = await cdp.send('Profiler.stop')
+        const { samples, stack } = readProfile(profile as Profile)
+        for (const { node, ms } of samples) {
+          if (node.callFrame.functionName === '(idle)') continue
+          if (!inclusive) {
+            const k = sourceKey(node.callFrame, lines)
+            p.busy.set(k, (p.busy.get(k) ?? 0) + ms)
+            continue
+          }
+          // Each function on the stack once (a frame's line is where its function starts).
+          const seen = new Set<string>()
+          for (const n of stack(node)) {
+            const k = `${sourceKey(n.callFrame, true)} ${n.callFrame.functionName}`
+            if (seen.has(k)) continue
+            seen.add(k)
+            p.busy.set(k, (p.busy.get(k) ?? 0) + ms)
+          }
         }
       }
-    }
-    const keys = rounds * KEYS.length
-    for (const p of pages) {
-      const total = [...p.busy.values()].reduce((a, b) => a + b, 0)
-      console.log(
-        `${p.name}: ${keys} keys, median ${median(p.ms).toFixed(1)} ms to the frame; busy ${(total / keys).toFixed(1)} ms per key, by source:`
-      )
-      for (const [k, ms] of [...p.busy].sort((a, b) => b[1] - a[1]).slice(0, inclusive ? 60 : 25))
-        console.log(`${(ms / keys).toFixed(2).padStart(8)} ms  ${k}`)
-    }
-    if (!args.includes('--trace')) return
-    for (const p of pages) {
-      const list = `[data-testid=${testid}-list]`
-      const dom = await p.page.evaluate((sel) => {
-        const el = document.querySelector(sel) as Element
-        const rows = el.querySelectorAll('[data-testid$=-row]').length
-        return `${rows} rows, ${el.getElementsByTagName('*').length} elements in the list, ${document.getElementsByTagName('*').length} in the page`
-      }, list)
-      await browser.startTracing(p.page, {
-        categories: ['devtools.timeline', 'v8', 'disabled-by-default-devtools.timeline']
-      })
-      for (let r = 0; r < rounds; r++) for (const k of KEYS) await key(p.page, list, k)
-      const { traceEvents } = JSON.parse((await browser.stopTracing()).toString('utf8')) as {
-        traceEvents: TraceEvent[]
-      }
-      const thread = busiestRendererMain(traceEvents)
-      if (!thread) continue
-      const byEvent = new Map<string, number>()
-      addSelfTimes(traceEvents, byEvent, thread, 0, Infinity, false)
-      const times = new Map<string, number>()
-      for (const e of traceEvents)
-        if (e.ph === 'X' && `${e.pid}:${e.tid}` === thread) times.set(e.name, (times.get(e.name) ?? 0) + 1)
-      const total = [...byEvent.values()].reduce((a, b) => a + b, 0)
-      console.log(
-        `${p.name} (${dom}): main thread ${(total / keys).toFixed(1)} ms per key, self time by event:`
-      )
-      for (const [k, ms] of [...byEvent].sort((a, b) => b[1] - a[1]).slice(0, 15))
+      const keys = rounds * KEYS.length
+      for (const p of pages) {
+        const total = [...p.busy.values()].reduce((a, b) => a + b, 0)
         console.log(
-          `${(ms / keys).toFixed(2).padStart(8)} ms  ${k} (×${((times.get(k) ?? 0) / keys).toFixed(1)})`
+          `${p.name}: ${keys} keys, median ${median(p.ms).toFixed(1)} ms to the frame; busy ${(total / keys).toFixed(1)} ms per key, by source:`
         )
+        printTop(p.busy, keys, inclusive ? 60 : 25, 2)
+      }
+      if (!args.includes('--trace')) return
+      for (const p of pages) {
+        const list = `[data-testid=${testid}-list]`
+        const dom = await p.page.evaluate((sel) => {
+          const el = document.querySelector(sel) as Element
+          const rows = el.querySelectorAll('[data-testid$=-row]').length
+          return `${rows} rows, ${el.getElementsByTagName('*').length} elements in the list, ${document.getElementsByTagName('*').length} in the page`
+        }, list)
+        await browser.startTracing(p.page, {
+          categories: ['devtools.timeline', 'v8', 'disabled-by-default-devtools.timeline']
+        })
+        for (let r = 0; r < rounds; r++) for (const k of KEYS) await key(p.page, list, k)
+        const { traceEvents } = JSON.parse((await browser.stopTracing()).toString('utf8')) as {
+          traceEvents: TraceEvent[]
+        }
+        const thread = busiestRendererMain(traceEvents)
+        if (!thread) continue
+        const byEvent = new Map<string, number>()
+        addSelfTimes(traceEvents, byEvent, thread, 0, Infinity, false)
+        const times = new Map<string, number>()
+        for (const e of traceEvents)
+          if (e.ph === 'X' && `${e.pid}:${e.tid}` === thread) times.set(e.name, (times.get(e.name) ?? 0) + 1)
+        const total = [...byEvent.values()].reduce((a, b) => a + b, 0)
+        console.log(
+          `${p.name} (${dom}): main thread ${(total / keys).toFixed(1)} ms per key, self time by event:`
+        )
+        printTop(byEvent, keys, 15, 2, (k) => ` (×${((times.get(k) ?? 0) / keys).toFixed(1)})`)
+      }
     }
-  } finally {
-    await browser.close()
-    await floor.close()
-    await harness.close()
-    await closeSeedConnections()
-    await service.stop()
-    rmSync(dataDir, { recursive: true, force: true })
-  }
+  )
 }
 
 await main()

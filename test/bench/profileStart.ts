@@ -16,16 +16,10 @@
  * code|mounted|list|row` keeps only what happens from that phase to the paint. Each start also
  * prints its DOM (elements, style sheets, rules), its Vue components by name and its marks.
  */
-import { chromium } from '@playwright/test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { SECRET_HEADER, startHarness } from '../../e2e/harness/server'
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../e2e/support/chromium'
 import { type Profile, readProfile } from './cpuProfile'
-import { startFloorPage } from './floorPage'
-import { apiCall, closeSeedConnections, seedAccount, startBenchService } from './seed'
-import { rendererDir, sourceKey } from './sourceKey'
+import { printTop, withPageRig } from './pageRig'
+import { apiCall } from './seed'
+import { sourceKey } from './sourceKey'
 import { addByEvent, type TraceEvent } from './traceEvents'
 import { median } from './types'
 
@@ -106,124 +100,107 @@ async function main() {
   const from = args.includes('--from')
     ? (args[args.indexOf('--from') + 1] as 'code' | 'mounted' | 'list' | 'row')
     : null
-  const service = await startBenchService()
-  const dataDir = mkdtempSync(join(tmpdir(), 'agent-desk-profile-start-'))
-  const harness = await startHarness({ userDataDir: dataDir, rendererDir })
-  const floor = await startFloorPage()
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
-  try {
-    const seed = await seedAccount(service.url, { agents: 1000, email: 'start@example.com' })
-    const saved = await harness.core().invoke('profiles.save', { name: 'Profile', baseUrl: service.url })
-    if (!saved.ok) throw new Error(saved.error.message)
-    const profileId = (saved.value as { id: string }).id
-    const signedIn = await harness
-      .core()
-      .invoke('session.signIn', { profileId, email: seed.email, password: seed.password })
-    if (!signedIn.ok) throw new Error(signedIn.error.message)
-    await harness.core().invoke('agents.list', {}) // the cache the start paints from
-    const items = (await apiCall('GET', `${seed.baseUrl}/api/v1/agents`, undefined, seed.token)) as unknown[]
-    const url = floorMode
-      ? floor.page('start', { mode: 'start', resource: 'agents', testid: 'agent', items })
-      : `${harness.url}/#/agents`
-    const painted: number[] = []
-    const bySource = new Map<string, number>()
-    const byEvent = new Map<string, number>()
-    for (let r = 0; r < runs; r++) {
-      const context = await browser.newContext({
-        extraHTTPHeaders: { [SECRET_HEADER]: harness.secret },
-        viewport: { width: 1280, height: 800 }
-      })
-      await context.addInitScript(INIT)
-      const page = await context.newPage()
-      const cdp = profile ? await context.newCDPSession(page) : null
-      if (cdp) {
-        await cdp.send('Profiler.enable')
-        await cdp.send('Profiler.setSamplingInterval', { interval: 100 })
-        await cdp.send('Profiler.start')
-      }
-      if (trace)
-        await browser.startTracing(page, {
-          categories: [
-            'devtools.timeline',
-            'v8',
-            'blink.user_timing',
-            'loading',
-            'disabled-by-default-devtools.timeline',
-            'disabled-by-default-devtools.timeline.stack'
-          ]
+  await withPageRig(
+    { agents: 1000, email: 'start@example.com' },
+    async ({ harness, floor, browser, seed, context: newContext }) => {
+      await harness.core().invoke('agents.list', {}) // the cache the start paints from
+      const items = (await apiCall(
+        'GET',
+        `${seed.baseUrl}/api/v1/agents`,
+        undefined,
+        seed.token
+      )) as unknown[]
+      const url = floorMode
+        ? floor.page('start', { mode: 'start', resource: 'agents', testid: 'agent', items })
+        : `${harness.url}/#/agents`
+      const painted: number[] = []
+      const bySource = new Map<string, number>()
+      const byEvent = new Map<string, number>()
+      for (let r = 0; r < runs; r++) {
+        const context = await newContext()
+        await context.addInitScript(INIT)
+        const page = await context.newPage()
+        const cdp = profile ? await context.newCDPSession(page) : null
+        if (cdp) {
+          await cdp.send('Profiler.enable')
+          await cdp.send('Profiler.setSamplingInterval', { interval: 100 })
+          await cdp.send('Profiler.start')
+        }
+        if (trace)
+          await browser.startTracing(page, {
+            categories: [
+              'devtools.timeline',
+              'v8',
+              'blink.user_timing',
+              'loading',
+              'disabled-by-default-devtools.timeline',
+              'disabled-by-default-devtools.timeline.stack'
+            ]
+          })
+        await page.goto(url)
+        await page.waitForFunction(
+          () => (window as unknown as { __probe: { painted: unknown } }).__probe.painted,
+          null,
+          {
+            timeout: 60_000,
+            polling: 50
+          }
+        )
+        const at = await page.evaluate(() => {
+          const P = (window as unknown as { __probe: Record<string, unknown> }).__probe
+          const mark = (n: string) => Math.round(performance.getEntriesByName(n)[0]?.startTime ?? NaN)
+          return {
+            code: mark('agent-desk:app-code'),
+            mounted: mark('agent-desk:mounted'),
+            list: mark('agent-desk:list:agents'),
+            row: Math.round(P.row as number),
+            painted: Math.round(P.painted as number),
+            longTasks: P.longTasks as number[][],
+            marks: performance
+              .getEntriesByType('mark')
+              .map((m) => `${m.name.replace('agent-desk:', '')}@${Math.round(m.startTime)}`)
+              .join(' '),
+            dom: `${String(P.nodes)} elements, ${String(P.sheets)} style sheets, ${String(P.rules)} rules; ${String(P.components)}`
+          }
         })
-      await page.goto(url)
-      await page.waitForFunction(
-        () => (window as unknown as { __probe: { painted: unknown } }).__probe.painted,
-        null,
-        {
-          timeout: 60_000,
-          polling: 50
+        if (cdp) {
+          const { profile: recorded } = await cdp.send('Profiler.stop')
+          const taskStart = at.longTasks[0]?.[0] ?? 0
+          addBySource(recorded as Profile, bySource, taskStart, from ? at[from] : 0, at.painted, mode)
         }
+        if (trace) {
+          const { traceEvents } = JSON.parse((await browser.stopTracing()).toString('utf8')) as {
+            traceEvents: TraceEvent[]
+          }
+          addByEvent(traceEvents, byEvent, from ? at[from] : 0, at.painted, args.includes('--timeline'))
+        }
+        painted.push(at.painted)
+        const tasks = at.longTasks.map(([s, d]) => `${s}+${d}`).join(' ')
+        const ms = (v: number) => (Number.isNaN(v) ? '—' : String(v))
+        console.log(
+          `start ${r + 1}: code ${ms(at.code)} · mounted ${ms(at.mounted)} · list ${ms(at.list)} · row ${at.row} · painted ${at.painted} ms; long tasks ${tasks}; ${at.dom}\n  ${at.marks}`
+        )
+        await page.waitForTimeout(500) // the app's refresh of the list, so it does not run into the next start
+        await context.close()
+      }
+      console.log(
+        `painted: median ${median(painted).toFixed(0)} ms of ${runs} ${floorMode ? 'floor' : 'app'} starts`
       )
-      const at = await page.evaluate(() => {
-        const P = (window as unknown as { __probe: Record<string, unknown> }).__probe
-        const mark = (n: string) => Math.round(performance.getEntriesByName(n)[0]?.startTime ?? NaN)
-        return {
-          code: mark('agent-desk:app-code'),
-          mounted: mark('agent-desk:mounted'),
-          list: mark('agent-desk:list:agents'),
-          row: Math.round(P.row as number),
-          painted: Math.round(P.painted as number),
-          longTasks: P.longTasks as number[][],
-          marks: performance
-            .getEntriesByType('mark')
-            .map((m) => `${m.name.replace('agent-desk:', '')}@${Math.round(m.startTime)}`)
-            .join(' '),
-          dom: `${String(P.nodes)} elements, ${String(P.sheets)} style sheets, ${String(P.rules)} rules; ${String(P.components)}`
-        }
-      })
-      if (cdp) {
-        const { profile: recorded } = await cdp.send('Profiler.stop')
-        const taskStart = at.longTasks[0]?.[0] ?? 0
-        addBySource(recorded as Profile, bySource, taskStart, from ? at[from] : 0, at.painted, mode)
+      if (profile) {
+        const total = [...bySource.values()].reduce((a, b) => a + b, 0)
+        const span = from ? `from ${from} until painted` : 'until painted'
+        console.log(`busy ${(total / runs).toFixed(0)} ms per start ${span}, by source:`)
+        printTop(bySource, runs, 30)
       }
       if (trace) {
-        const { traceEvents } = JSON.parse((await browser.stopTracing()).toString('utf8')) as {
-          traceEvents: TraceEvent[]
-        }
-        addByEvent(traceEvents, byEvent, from ? at[from] : 0, at.painted, args.includes('--timeline'))
+        const total = [...byEvent.values()].reduce((a, b) => a + b, 0)
+        console.log(
+          `main thread ${(total / runs).toFixed(0)} ms per start ${from ? `from ${from} ` : ''}until painted, self time by event:`
+        )
+        printTop(byEvent, runs, 25)
       }
-      painted.push(at.painted)
-      const tasks = at.longTasks.map(([s, d]) => `${s}+${d}`).join(' ')
-      const ms = (v: number) => (Number.isNaN(v) ? '—' : String(v))
-      console.log(
-        `start ${r + 1}: code ${ms(at.code)} · mounted ${ms(at.mounted)} · list ${ms(at.list)} · row ${at.row} · painted ${at.painted} ms; long tasks ${tasks}; ${at.dom}\n  ${at.marks}`
-      )
-      await page.waitForTimeout(500) // the app's refresh of the list, so it does not run into the next start
-      await context.close()
     }
-    console.log(
-      `painted: median ${median(painted).toFixed(0)} ms of ${runs} ${floorMode ? 'floor' : 'app'} starts`
-    )
-    if (profile) {
-      const total = [...bySource.values()].reduce((a, b) => a + b, 0)
-      const span = from ? `from ${from} until painted` : 'until painted'
-      console.log(`busy ${(total / runs).toFixed(0)} ms per start ${span}, by source:`)
-      for (const [k, ms] of [...bySource].sort((a, b) => b[1] - a[1]).slice(0, 30))
-        console.log(`${(ms / runs).toFixed(1).padStart(8)} ms  ${k}`)
-    }
-    if (trace) {
-      const total = [...byEvent.values()].reduce((a, b) => a + b, 0)
-      console.log(
-        `main thread ${(total / runs).toFixed(0)} ms per start ${from ? `from ${from} ` : ''}until painted, self time by event:`
-      )
-      for (const [k, ms] of [...byEvent].sort((a, b) => b[1] - a[1]).slice(0, 25))
-        console.log(`${(ms / runs).toFixed(1).padStart(8)} ms  ${k}`)
-    }
-  } finally {
-    await browser.close()
-    await floor.close()
-    await harness.close()
-    await closeSeedConnections()
-    await service.stop()
-    rmSync(dataDir, { recursive: true, force: true })
-  }
+  )
 }
 
 await main()
