@@ -54,13 +54,14 @@ export const migrations = {
   CREATE INDEX agent_tags_tag ON agent_tags(tag_id);`
 }
 
+/** A tag (`t`) as an agent embeds it, and as a new agent's answer takes it from the reference check. */
+const TAG_JSON = `json_object('id', t.id, 'name', t.name, 'color', t.color, 'userId', t.user_id,
+      'createdAt', t.created_at, 'updatedAt', t.updated_at)`
 /**
  * An agent as JSON, built by SQLite in one pass: its tags, embedded document and the embedded
  * owner (bound as `:user`, a JSON text) come along, so a get is one statement and a list of
  * 10,000 agents is one row, with no per-agent work in JavaScript. Field order follows AgentStrict.
  */
-const TAG_JSON = `json_object('id', t.id, 'name', t.name, 'color', t.color, 'userId', t.user_id,
-      'createdAt', t.created_at, 'updatedAt', t.updated_at)`
 const AGENT_JSON = `json_object(
   'id', a.id, 'userId', a.user_id, 'user', json(:user),
   'document', CASE WHEN d.id IS NULL THEN json_object() ELSE json_object(
