@@ -100,11 +100,7 @@ export function agentsStorage(db: Db) {
       `UPDATE agents SET name = ?, type = ?, llm_provider = ?, llm_model = ?, has_memory = ?, prompt_id = ?,
           document_id = ?, updated_at = ? WHERE id = ? AND user_id = ?`
     ),
-    // The caller's tags among a JSON array of ids, in one statement: an id index lookup each
-    // (CROSS JOIN keeps that order; the planner would rather scan the owner's tags).
-    tags: db.prepare(
-      `SELECT t.id AS id, ${TAG_JSON} AS j FROM json_each(?) x CROSS JOIN tags t ON t.id = x.value WHERE t.user_id = ?`
-    ),
+    tag: db.prepare(`SELECT ${TAG_JSON} AS j FROM tags t WHERE t.id = ? AND t.user_id = ?`),
     get: db.prepare(`SELECT ${AGENT_JSON} AS j ${AGENT_FROM} WHERE a.id = :id AND a.user_id = :uid`),
     list: db.prepare(
       `SELECT '[' || coalesce(group_concat(j, ',' ORDER BY ca DESC, seq DESC), '') || ']' AS j FROM (SELECT ${AGENT_JSON} AS j,
@@ -143,8 +139,11 @@ export function agentsStorage(db: Db) {
     /** Which of `ids` are the caller's own tags, each with its response JSON. */
     tags(user: UserStrict, ids: readonly string[]): Map<string, string> {
       const mine = new Map<string, string>()
-      if (ids.length === 0) return mine
-      for (const r of s.tags.all(JSON.stringify(ids), user.id) as Row[]) mine.set(str(r.id), str(r.j))
+      for (const id of ids) {
+        if (mine.has(id)) continue
+        const r = s.tag.get(id, user.id) as Row | undefined
+        if (r) mine.set(id, str(r.j))
+      }
       return mine
     },
     update(user: UserStrict, id: string, input: AgentInput, replaceTags: boolean): AgentStrict | undefined {
