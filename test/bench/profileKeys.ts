@@ -19,7 +19,7 @@ import { type Profile, readProfile } from './cpuProfile'
 import { printTop, withPageRig } from './pageRig'
 import { apiCall } from './seed'
 import { sourceKey } from './sourceKey'
-import { addSelfTimes, busiestRendererMain, type TraceEvent } from './traceEvents'
+import { addSelfTimes, busiestRendererMain, threadOf, type TraceEvent } from './traceEvents'
 import { median } from './types'
 
 const KEYS = ['7', 'Backspace', '3', 'Backspace', '5', 'Backspace', '9', 'Backspace']
@@ -135,7 +135,7 @@ async function main() {
         addSelfTimes(traceEvents, byEvent, thread, 0, Infinity, false)
         const times = new Map<string, number>()
         for (const e of traceEvents)
-          if (e.ph === 'X' && `${e.pid}:${e.tid}` === thread) times.set(e.name, (times.get(e.name) ?? 0) + 1)
+          if (e.ph === 'X' && threadOf(e) === thread) times.set(e.name, (times.get(e.name) ?? 0) + 1)
         const total = [...byEvent.values()].reduce((a, b) => a + b, 0)
         console.log(
           `${p.name} (${dom}): main thread ${(total / keys).toFixed(1)} ms per key, self time by event:`

@@ -9,6 +9,18 @@ export interface TraceEvent {
   args?: { name?: string; data?: { frame?: string } }
 }
 
+/** An event's thread, as `pid:tid`. */
+export const threadOf = (e: TraceEvent): string => `${e.pid}:${e.tid}`
+
+/** The renderer main threads of a trace (each page's). */
+function rendererMains(events: TraceEvent[]): Set<string> {
+  return new Set(
+    events
+      .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+      .map(threadOf)
+  )
+}
+
 /**
  * Adds a trace's self time per event (style, layout, parse, compile, script…) on the page's main
  * thread, from navigation (or the `from` mark) to the paint (page time, ms), to `into`.
@@ -20,34 +32,18 @@ export function addByEvent(
   painted: number,
   timeline: boolean
 ): void {
-  const mains = new Set(
-    events
-      .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
-      .map((e) => `${e.pid}:${e.tid}`)
-  )
-  const nav = events.find((e) => e.name === 'navigationStart' && mains.has(`${e.pid}:${e.tid}`))
+  const mains = rendererMains(events)
+  const nav = events.find((e) => e.name === 'navigationStart' && mains.has(threadOf(e)))
   if (!nav) return
-  addSelfTimes(
-    events,
-    into,
-    `${nav.pid}:${nav.tid}`,
-    nav.ts + from * 1000,
-    nav.ts + painted * 1000,
-    timeline,
-    nav.ts
-  )
+  addSelfTimes(events, into, threadOf(nav), nav.ts + from * 1000, nav.ts + painted * 1000, timeline, nav.ts)
 }
 
 /** The renderer main thread (`pid:tid`) with the most time in trace events: the page's, when one page was traced. */
 export function busiestRendererMain(events: TraceEvent[]): string | undefined {
-  const mains = new Set(
-    events
-      .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
-      .map((e) => `${e.pid}:${e.tid}`)
-  )
+  const mains = rendererMains(events)
   const busy = new Map<string, number>()
   for (const e of events) {
-    const t = `${e.pid}:${e.tid}`
+    const t = threadOf(e)
     if (e.ph === 'X' && mains.has(t)) busy.set(t, (busy.get(t) ?? 0) + (e.dur ?? 0))
   }
   return [...busy].sort((a, b) => b[1] - a[1])[0]?.[0]
