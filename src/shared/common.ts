@@ -59,16 +59,25 @@ export const Embedded = z.looseObject({})
  * Tolerant flavour of an object shape: every field optional, a field of an unexpected shape
  * (or null) becomes `undefined` instead of failing, and unknown fields are kept.
  * `id` stays required: it is the one thing the client cannot do without.
+ *
+ * An item is first read without the per-field fallbacks (each `catch` wraps its field in one
+ * more parse step and two objects): where every field is as described, which is every item of a
+ * well-behaved server, that gives exactly what the tolerant reading gives, for less work and
+ * garbage (a 10,000-item list). An item with an odd field is then read again tolerantly.
  */
 type TolerantShape<T extends z.ZodRawShape> = {
   [K in keyof T]: z.ZodCatch<z.ZodOptional<T[K]>>
 }
+type ExactShape<T extends z.ZodRawShape> = { [K in keyof T]: z.ZodOptional<T[K]> }
 export function tolerantObject<T extends z.ZodRawShape>(shape: T) {
-  const out: Record<string, z.ZodType> = {}
+  const tolerant: Record<string, z.ZodType> = {}
+  const exact: Record<string, z.ZodType> = {}
   for (const [key, schema] of Object.entries(shape)) {
-    out[key] = (schema as z.ZodType).optional().catch(undefined)
+    exact[key] = (schema as z.ZodType).optional()
+    tolerant[key] = (exact[key] as z.ZodType).catch(undefined)
   }
-  return z.looseObject({ id: Id, ...(out as TolerantShape<T>) })
+  const read = z.looseObject({ id: Id, ...(tolerant as TolerantShape<T>) })
+  return z.union([z.looseObject({ id: Id, ...(exact as ExactShape<T>) }), read])
 }
 
 /** True for an absolute http: or https: URL. */
