@@ -6,11 +6,29 @@
  */
 import { i18n } from './i18n'
 
-/** The label of an enum value, or the value itself when it has none. */
+/** Labels already looked up, for the messages they were read from (a locale's, once loaded). */
+let known = new Map<string, string>()
+let knownFrom: unknown = null
+
+/**
+ * The label of an enum value, or the value itself when it has none. Looked up once per value and
+ * language: a list row shows one per render, and vue-i18n's `te` + `t` cost more than the row.
+ */
 export function valueLabel(v: string | null | undefined): string {
   if (!v) return ''
-  const key = `values.${v}`
-  return i18n.global.te(key) ? i18n.global.t(key) : v
+  // Read on every call: the locale is reactive, so what shows a label follows a language change.
+  const messages = i18n.global.getLocaleMessage(i18n.global.locale.value)
+  if (messages !== knownFrom) {
+    known = new Map()
+    knownFrom = messages
+  }
+  let label = known.get(v)
+  if (label === undefined) {
+    const key = `values.${v}`
+    label = i18n.global.te(key) ? i18n.global.t(key) : v
+    known.set(v, label)
+  }
+  return label
 }
 
 /** The tooltip beside a label: the value the server uses. */
