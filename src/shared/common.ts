@@ -73,8 +73,9 @@ export function tolerantObject<T extends z.ZodRawShape>(shape: T) {
   const tolerant: Record<string, z.ZodType> = {}
   const exact: Record<string, z.ZodType> = {}
   for (const [key, schema] of Object.entries(shape)) {
-    exact[key] = (schema as z.ZodType).optional()
-    tolerant[key] = (exact[key] as z.ZodType).catch(undefined)
+    const optional = (schema as z.ZodType).optional()
+    exact[key] = optional
+    tolerant[key] = optional.catch(undefined)
   }
   const read = z.looseObject({ id: Id, ...(tolerant as TolerantShape<T>) })
   return z.union([z.looseObject({ id: Id, ...(exact as ExactShape<T>) }), read])
