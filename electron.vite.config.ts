@@ -1,7 +1,44 @@
+import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { defineConfig } from 'electron-vite'
+import { minify, transformWithOxc, type Plugin } from 'vite'
 import VueI18nPlugin from '@intlify/unplugin-vue-i18n/vite'
 import vue from '@vitejs/plugin-vue'
+
+/**
+ * The first frame (src/renderer/src/firstFrame/shell.ts): built as a plain script of its own and
+ * run before the app's code, which it starts once it has drawn the cached list. The page's entry
+ * script becomes a `modulepreload` link marked `data-app-entry` (the code still downloads and
+ * compiles at once), and the first frame's script comes right after `#app`. Build only: in
+ * `electron-vite dev` the page loads the app as usual.
+ */
+function firstFrame(): Plugin {
+  const source = resolve(__dirname, 'src/renderer/src/firstFrame/shell.ts')
+  const fileName = 'first-frame.js'
+  return {
+    name: 'agent-desk:first-frame',
+    apply: 'build',
+    async generateBundle() {
+      const out = await transformWithOxc(readFileSync(source, 'utf8'), source, { lang: 'ts' })
+      // Type imports leave an empty `export {}`: a classic script has none.
+      const code = out.code.replace(/^export \{\};?\s*$/m, '')
+      if (/^\s*(import|export)\b/m.test(code)) throw new Error('first frame: shell.ts must import types only')
+      const min = await minify(fileName, code, { compress: true, mangle: true })
+      if (min.errors.length) throw new Error(`first frame: ${min.errors[0]?.message}`)
+      this.emitFile({ type: 'asset', fileName, source: min.code })
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(html) {
+        const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>/
+        if (!entry.test(html)) throw new Error('first frame: the entry script is not in index.html')
+        return html
+          .replace(entry, '<link rel="modulepreload" crossorigin href="$1" data-app-entry>')
+          .replace('<div id="app"></div>', `<div id="app"></div>\n    <script src="./${fileName}"></script>`)
+      }
+    }
+  }
+}
 
 export default defineConfig({
   main: {
@@ -37,6 +74,7 @@ export default defineConfig({
     },
     plugins: [
       vue(),
+      firstFrame(),
       // The interface's messages are compiled at build time; the app ships vue-i18n's runtime only
       // (no message compiler, no legacy API, no global components).
       VueI18nPlugin({

@@ -64,7 +64,20 @@ async function launchElectron(
       [KEYCHAIN_SERVICE_ENV]: TEST_KEYCHAIN_SERVICE
     } as Record<string, string>
   })
-  return { app, page: await app.firstWindow() }
+  const page = await app.firstWindow()
+  await appStarted(page)
+  return { app, page }
+}
+
+/**
+ * Waits until the app has chosen its first view (main.ts marks it). A start may draw its first
+ * frame before the app's code runs (firstFrame/shell.ts), and vue-router listens to the address
+ * only once its first navigation is done: a spec that changes the address earlier is overruled.
+ */
+async function appStarted(page: Page): Promise<void> {
+  await page.waitForFunction(() => performance.getEntriesByName('agent-desk:first-view').length > 0, null, {
+    polling: 50
+  })
 }
 
 export const test = base.extend<{ app: AppHandle; remote: TestServer; origin: TestServer }>({
@@ -113,6 +126,7 @@ export const test = base.extend<{ app: AppHandle; remote: TestServer; origin: Te
         const page = await context.newPage()
         page.on('pageerror', (e) => console.log(`[renderer] ${e.message}`))
         await page.goto('/')
+        await appStarted(page)
         return page
       }
       const handle: AppHandle = {

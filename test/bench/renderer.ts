@@ -3,7 +3,9 @@
  *
  * The BUILT renderer runs in headless Debian Chromium through the e2e web harness (the real main
  * core in this process), against the embedded service (child process) seeded through its API:
- * - start: 1,000 agents cached → navigation start to the agents list painted (fresh page loads);
+ * - start: 1,000 agents cached → navigation start to the agents painted (fresh page loads): the
+ *   first frame's rows (src/renderer/src/firstFrame/shell.ts) or the app's, whichever come first;
+ *   the app's own rows are reported beside it;
  * - 10,000 agents / documents / tools: first paint after the list answer arrives, a filter
  *   keystroke (keydown → next painted frame with the new rows), rows in the DOM while scrolling,
  *   the page's JS heap with the list shown (after a GC), each beside the floor page's;
@@ -46,14 +48,19 @@ export interface RendererBenchOptions {
 const INIT_SCRIPT = `(() => {
   // tsx compiles the page functions below with esbuild's keepNames, which calls __name().
   window.__name = (f) => f;
-  const B = (window.__bench = { listResolved: {}, firstRows: null, marks: [] });
+  const B = (window.__bench = { listResolved: {}, firstRows: null, appRows: null, marks: [] });
   const afterPaint = (cb) => requestAnimationFrame(() => setTimeout(() => cb(performance.now()), 0));
-  // First agent row painted (start-up figure).
+  // First agent rows painted (start-up figure): the first frame's (firstFrame/shell.ts) or the
+  // app's, whichever comes first; and the app's own rows.
   const mo = new MutationObserver(() => {
-    if (B.firstRows === null && document.querySelector('[data-testid=agent-row]')) {
+    if (B.firstRows === null && document.querySelector('[data-testid=agent-row], [data-first-frame-row]')) {
       B.firstRows = -1;
-      mo.disconnect();
       afterPaint((t) => { B.firstRows = t; });
+    }
+    if (B.appRows === null && document.querySelector('#app [data-testid=agent-row]')) {
+      B.appRows = -1;
+      mo.disconnect();
+      afterPaint((t) => { B.appRows = t; });
     }
   });
   mo.observe(document, { childList: true, subtree: true });
@@ -132,6 +139,7 @@ interface BenchWindow {
   __bench: {
     listResolved: Record<string, number | undefined>
     firstRows: number | null
+    appRows: number | null
     afterPaint: (cb: (t: number) => void) => void
     pending?: Promise<number>
   }
@@ -273,7 +281,8 @@ async function typeSideBySide(
 export function initialJsGzip(rendererDir: string): { bytes: number; files: string[] } {
   const html = readFileSync(join(rendererDir, 'index.html'), 'utf8')
   const queue: string[] = []
-  for (const m of html.matchAll(/<script[^>]*type="module"[^>]*src="([^"]+)"/g)) queue.push(m[1] as string)
+  // Module scripts and the first frame's classic script (firstFrame/shell.ts).
+  for (const m of html.matchAll(/<script[^>]*src="([^"]+)"/g)) queue.push(m[1] as string)
   for (const m of html.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g))
     queue.push(m[1] as string)
   const seen = new Set<string>()
@@ -387,7 +396,10 @@ export async function runRendererBench(options: RendererBenchOptions = {}): Prom
     const startOn = async (page: Page, url = `${h.url}/#/agents`): Promise<[number, number[]]> => {
       await page.goto(url)
       await page.waitForFunction(
-        () => ((window as unknown as BenchWindow).__bench.firstRows ?? -1) > 0,
+        () => {
+          const B = (window as unknown as BenchWindow).__bench
+          return (B.firstRows ?? -1) > 0 && (B.appRows ?? -1) > 0
+        },
         null,
         {
           timeout: 60_000,
@@ -399,7 +411,12 @@ export async function runRendererBench(options: RendererBenchOptions = {}): Prom
         const B = (window as unknown as BenchWindow).__bench
         return [
           B.firstRows as number,
-          [at('agent-desk:app-code'), at('agent-desk:mounted'), at('agent-desk:list:agents')]
+          [
+            at('agent-desk:app-code'),
+            at('agent-desk:mounted'),
+            at('agent-desk:list:agents'),
+            B.appRows as number
+          ]
         ] as const
       })
       return [painted, [...parts]]
@@ -486,16 +503,16 @@ export async function runRendererBench(options: RendererBenchOptions = {}): Prom
       note: `median of ${later.length} loads after 2 priming ones; runs ${runsOf(later)}; floor ${runsOf(floorLater)}`
     })
     rows.push({
-      name: '  of which: app code evaluated / mounted / cached list applied (ms)',
-      value: Number(phase(2)),
+      name: "  of which: app code evaluated / mounted / cached list applied / the app's own rows painted (ms)",
+      value: Number(phase(3)),
       unit: 'ms',
-      note: `first starts; medians ${phase(0)} / ${phase(1)} / ${phase(2)}, then painted at ${startMed.toFixed(0)}`
+      note: `first starts; medians ${phase(0)} / ${phase(1)} / ${phase(2)} / ${phase(3)}; the agents first painted at ${startMed.toFixed(0)}`
     })
     rows.push({
       name: '  of which, later starts (ms)',
-      value: Number(phase(2, laterPhases)),
+      value: Number(phase(3, laterPhases)),
       unit: 'ms',
-      note: `medians ${phase(0, laterPhases)} / ${phase(1, laterPhases)} / ${phase(2, laterPhases)}, then painted at ${laterMed.toFixed(0)}`
+      note: `medians ${phase(0, laterPhases)} / ${phase(1, laterPhases)} / ${phase(2, laterPhases)} / ${phase(3, laterPhases)}; the agents first painted at ${laterMed.toFixed(0)}`
     })
 
     // (b) 10,000 agents, documents, tools: each on fresh pages after a fresh sign-in (empty cache:

@@ -6,6 +6,8 @@
  * sooner (bench, same sitting: first start 2.9–3.1× the floor before the split, 3.3–3.4× with the
  * chunks loading at mount).
  */
+import { endFirstFrame } from '../firstFrame'
+
 const SCREEN_WITHOUT_LIST_MS = 1500
 
 let open: () => void = () => undefined
@@ -15,6 +17,8 @@ let opened = false
 function openNow(): void {
   if (opened) return
   opened = true
+  // The app's first view has settled: a first frame still drawn (firstFrame/shell.ts) goes.
+  endFirstFrame()
   open()
 }
 
