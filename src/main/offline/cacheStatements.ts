@@ -32,11 +32,13 @@ export function cacheStatements(db: Db) {
     listHead: db
       .prepare('SELECT synced_at, COALESCE(members, scope) FROM lists WHERE resource = ? AND scope = ?')
       .raw(true),
+    // Each member's item row through its link (`item_seq`, db.ts), or by id when it has none.
     listRows: db
       .prepare(
         `SELECT i.json FROM lists h
          JOIN list_items l ON l.resource = h.resource AND l.scope = COALESCE(h.members, h.scope)
-         JOIN items i ON i.resource = l.resource AND i.id = l.id
+         JOIN items i ON i.seq = COALESCE(l.item_seq,
+           (SELECT seq FROM items o WHERE o.resource = l.resource AND o.id = l.id))
          WHERE h.resource = ? AND h.scope = ? ORDER BY l.position`
       )
       .raw(true),
@@ -51,11 +53,16 @@ export function cacheStatements(db: Db) {
        ON CONFLICT (resource, scope) DO UPDATE SET synced_at = excluded.synced_at, members = excluded.members`
     ),
     clearMembers: db.prepare('DELETE FROM list_items WHERE resource = ? AND scope = ?'),
-    addMember: db.prepare('INSERT INTO list_items (resource, scope, position, id) VALUES (?, ?, ?, ?)'),
+    // A member names its item row too (`item_seq`, see db.ts).
+    addMember: db.prepare(
+      `INSERT INTO list_items (resource, scope, position, id, item_seq)
+       SELECT ?1, ?2, ?3, ?4, (SELECT seq FROM items WHERE resource = ?1 AND id = ?4)`
+    ),
     // Members from position `from` on: one statement for a step's ids.
     addMembers: db.prepare(
-      `INSERT INTO list_items (resource, scope, position, id)
-       SELECT ?, ?, ? + key, value FROM json_each(?)`
+      `INSERT INTO list_items (resource, scope, position, id, item_seq)
+       SELECT ?1, ?2, ?3 + j.key, j.value, i.seq FROM json_each(?4) j
+       LEFT JOIN items i ON i.resource = ?1 AND i.id = j.value`
     ),
     // Membership keys no list points to (an old membership, or one a crash left half-written).
     orphanKeys: db

@@ -33,6 +33,7 @@ const SCHEMA = `
     scope TEXT NOT NULL,
     position INTEGER NOT NULL,
     id TEXT NOT NULL,
+    item_seq INTEGER,
     PRIMARY KEY (resource, scope, position)
   ) WITHOUT ROWID;
   CREATE INDEX list_items_id ON list_items (resource, id);
@@ -55,6 +56,33 @@ const SCHEMA = `
     extra TEXT
   );
 `
+/**
+ * A member's `item_seq` is the `seq` of the item row it names, or NULL, so a list is read by joining
+ * on the items' integer key: one b-tree lookup a row instead of two (the `(resource, id)` index,
+ * then the row). The statements that add members set it (cacheStatements.ts), and the list read
+ * looks a NULL one up by id (a member added by an older version of the app, which knows no
+ * `item_seq`, or before its item row). A non-NULL link is always the right row: these triggers
+ * relink a member renamed (an id remap) and the members of an item row whose id or seq changes;
+ * and `seq` is AUTOINCREMENT, never reused, so the members of a deleted item match nothing, as by
+ * id (the cache deletes an item's members with it). No trigger runs on the inserts a list write
+ * makes. Members left NULL are linked on open (the partial index finds them).
+ */
+const ITEM_SEQ = `
+  CREATE INDEX IF NOT EXISTS list_items_unlinked ON list_items (resource, id) WHERE item_seq IS NULL;
+  CREATE TRIGGER IF NOT EXISTS items_relink AFTER UPDATE OF seq, resource, id ON items BEGIN
+    UPDATE list_items SET item_seq = NULL WHERE resource = OLD.resource AND id = OLD.id;
+    UPDATE list_items SET item_seq = NEW.seq WHERE resource = NEW.resource AND id = NEW.id;
+  END;
+  CREATE TRIGGER IF NOT EXISTS list_items_relink AFTER UPDATE OF resource, id ON list_items BEGIN
+    UPDATE list_items SET item_seq = (SELECT seq FROM items WHERE resource = NEW.resource AND id = NEW.id)
+      WHERE resource = NEW.resource AND scope = NEW.scope AND position = NEW.position;
+  END;
+`
+const LINK_UNLINKED = `
+  UPDATE list_items SET item_seq = (SELECT seq FROM items i WHERE i.resource = list_items.resource AND i.id = list_items.id)
+    WHERE item_seq IS NULL;
+`
+
 /** Created on open when missing: added after schema version 1 shipped, nothing else changed. */
 const DRAFTS_TABLE = `
   CREATE TABLE IF NOT EXISTS drafts (
@@ -121,8 +149,12 @@ export function openChecked(file: string): Db {
       if (!columnsOf(db, 'outbox').has('extra')) db.exec('ALTER TABLE outbox ADD COLUMN extra TEXT')
       // Added later: the key of a list's membership (cache.ts), NULL (the scope) for old lists.
       if (!columnsOf(db, 'lists').has('members')) db.exec('ALTER TABLE lists ADD COLUMN members TEXT')
+      // Added later: each member's item row (see ITEM_SEQ), filled in below.
+      if (!columnsOf(db, 'list_items').has('item_seq'))
+        db.exec('ALTER TABLE list_items ADD COLUMN item_seq INTEGER')
     }
     db.exec(DRAFTS_TABLE)
+    linkMembers(db)
     return db
   } catch (e) {
     try {
@@ -131,6 +163,21 @@ export function openChecked(file: string): Db {
       // already unusable
     }
     throw e
+  }
+}
+
+/**
+ * Keeps each member's item row (ITEM_SEQ): the triggers and, for rows an older version added, the
+ * link. These read past the schema page; a file damaged there is found, as before, by the first
+ * read that meets the damage (a cache miss, then a rebuild), not here.
+ */
+function linkMembers(db: Db): void {
+  try {
+    db.exec(ITEM_SEQ)
+    if (scalar(db, 'SELECT 1 FROM list_items WHERE item_seq IS NULL LIMIT 1') !== undefined)
+      db.exec(LINK_UNLINKED)
+  } catch {
+    // See above.
   }
 }
 
