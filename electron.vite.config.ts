@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { defineConfig } from 'electron-vite'
-import { minify, transformWithOxc, type Plugin } from 'vite'
+import { build, type Plugin } from 'vite'
 import VueI18nPlugin from '@intlify/unplugin-vue-i18n/vite'
 import vue from '@vitejs/plugin-vue'
 
@@ -19,13 +18,21 @@ function firstFrame(): Plugin {
     name: 'agent-desk:first-frame',
     apply: 'build',
     async generateBundle() {
-      const out = await transformWithOxc(readFileSync(source, 'utf8'), source, { lang: 'ts' })
-      // Type imports leave an empty `export {}`: a classic script has none.
-      const code = out.code.replace(/^export \{\};?\s*$/m, '')
-      if (/^\s*(import|export)\b/m.test(code)) throw new Error('first frame: shell.ts must import types only')
-      const min = await minify(fileName, code, { compress: true, mangle: true })
-      if (min.errors.length) throw new Error(`first frame: ${min.errors[0]?.message}`)
-      this.emitFile({ type: 'asset', fileName, source: min.code })
+      // Its own small bundle (the helpers it imports, nothing else), as one classic script.
+      const built = await build({
+        configFile: false,
+        logLevel: 'warn',
+        build: {
+          write: false,
+          minify: true,
+          target: 'es2022',
+          lib: { entry: source, formats: ['iife'], name: 'agentDeskFirstFrameScript' }
+        }
+      })
+      const out = (Array.isArray(built) ? built[0] : built) as { output: { type: string; code?: string }[] }
+      const code = out.output.find((o) => o.type === 'chunk')?.code
+      if (!code) throw new Error('first frame: the build gave no script')
+      this.emitFile({ type: 'asset', fileName, source: code })
     },
     transformIndexHtml: {
       order: 'post',

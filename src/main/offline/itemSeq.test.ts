@@ -125,7 +125,8 @@ describe('list members keep the link to their item row', () => {
     store.close()
     const older = new Database(t.file)
     // As an older version writes: members without item_seq (one before its item row), a member
-    // renamed, an item row deleted and added again, an item row's id changed.
+    // renamed, an item row deleted and added again, an item row's id changed (with one member
+    // linked to it, as this version links, to see that change unlink it).
     older.exec(`
       INSERT INTO lists (resource, scope) VALUES ('agents', 'k');
       INSERT INTO list_items (resource, scope, position, id) VALUES

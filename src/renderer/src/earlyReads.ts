@@ -2,9 +2,10 @@ import type { EarlyKey, EarlyRead, Read, SessionState } from '../../shared/ipc'
 
 /**
  * The reads of a start that the preload asked for as the page began to load (see `buildDeskApi`):
- * the session and the opening view's cached list (or the first frame took it and hands it on). Each is taken once; an answer that has already
- * come is used at once (the first render can show it), one still travelling is awaited. Without
- * one (no preload support, already taken, failed) the caller asks `window.agentDesk` as usual.
+ * the session and the opening view's cached list (or the first frame took them, and hands them
+ * on). Each is taken once; an answer that has already come is used at once (the first render can
+ * show it), one still travelling is awaited. Without one (no preload support, already taken,
+ * failed) the caller asks `window.agentDesk` as usual.
  */
 function take<T>(key: EarlyKey): EarlyRead<T> | undefined {
   try {

@@ -1,9 +1,6 @@
 /**
  * What the first frame (`shell.ts`, a classic script that runs before the app's code) and the app
  * share: the layout the app remembers for it, and the handle it leaves on `window`.
- *
- * `shell.ts` is built on its own as a plain script (see `electron.vite.config.ts`), so it may import
- * types from here but no values: the storage key below is repeated there, and a test checks both.
  */
 import type { EarlyKey, EarlyRead } from '../../../shared/ipc'
 

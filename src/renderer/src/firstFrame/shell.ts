@@ -16,14 +16,14 @@
  * once and draws nothing. The frame is decoration: it takes no input (pointer events pass through)
  * and is hidden from assistive technology.
  *
- * Built on its own (`electron.vite.config.ts`): no imports but types, nothing exported.
+ * Built on its own into one classic script (`electron.vite.config.ts`): it imports only small
+ * helpers, and exports nothing.
  */
 import type { EarlyKey, EarlyRead, Read, SessionState } from '../../../shared/ipc'
-import type { FirstFrameHandle, FirstFrameLayout } from './contract'
+import { readableTextColor, safeColor } from '../components/common/color'
+import { FIRST_FRAME_LAYOUT_KEY, type FirstFrameHandle, type FirstFrameLayout } from './contract'
 
 ;(() => {
-  /** `FIRST_FRAME_LAYOUT_KEY` (contract.ts; a test checks they agree). */
-  const LAYOUT_KEY = 'agent-desk:first-frame'
   const LIST_KEY: EarlyKey = 'list:agents'
   const SESSION_KEY: EarlyKey = 'session'
   /** How long the app's code waits for the cached list before starting without a first frame. */
@@ -107,7 +107,9 @@ import type { FirstFrameHandle, FirstFrameLayout } from './contract'
     }
     let kept: Partial<FirstFrameLayout> | null = null
     try {
-      kept = JSON.parse(localStorage.getItem(LAYOUT_KEY) ?? 'null') as Partial<FirstFrameLayout> | null
+      kept = JSON.parse(
+        localStorage.getItem(FIRST_FRAME_LAYOUT_KEY) ?? 'null'
+      ) as Partial<FirstFrameLayout> | null
     } catch {
       // Unreadable: the defaults.
     }
@@ -138,18 +140,6 @@ import type { FirstFrameHandle, FirstFrameLayout } from './contract'
       if (best.length > n) best.pop()
     }
     return best
-  }
-
-  /** TagChip's colours: the tag's `#RRGGBB` (grey when unreadable) and black or white text on it. */
-  const chipColors = (color: unknown): [string, string] => {
-    const m = typeof color === 'string' ? /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(color.trim()) : null
-    const hex = m ? (m[1] as string).replace(/^(.)(.)(.)$/, '$1$1$2$2$3$3') : '808080'
-    const lum = [0, 2, 4]
-      .map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
-      .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4))
-      .reduce((sum, c, i) => sum + c * ([0.2126, 0.7152, 0.0722][i] as number), 0)
-    // Black when it contrasts at least as well as white (as readableTextColor does).
-    return [`#${hex.toUpperCase()}`, (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) ? '#000000' : '#FFFFFF']
   }
 
   const el = (tag: string, cls: string, text?: string): HTMLElement => {
@@ -210,9 +200,10 @@ line-height:18px;max-width:180px;white-space:nowrap;border:2px solid transparent
       const all = (Array.isArray(agent.tags) ? agent.tags : []) as TagLike[]
       for (const tag of all.slice(0, 3)) {
         if (!tag || typeof tag !== 'object') continue
-        const [bg, fg] = chipColors(tag.color)
+        // TagChip's colours.
+        const bg = safeColor(typeof tag.color === 'string' ? tag.color : null)
         const chip = tags.appendChild(el('span', 'ff-chip'))
-        chip.style.cssText = `background-color:${bg};color:${fg}`
+        chip.style.cssText = `background-color:${bg};color:${readableTextColor(bg)}`
         chip.appendChild(el('span', '', typeof tag.name === 'string' ? tag.name : String(tag.id ?? '')))
       }
       if (all.length > 3) tags.appendChild(el('span', 'ff-more', `+${all.length - 3}`))
