@@ -3,13 +3,15 @@
  * list is drawn before the app's code runs, in the app's order and place, and the app takes over
  * from it; a start with nothing to draw shows no frame.
  */
-import type { Page } from '@playwright/test'
+import type { Locator, Page } from '@playwright/test'
 import { test, expect } from './support/fixtures'
 import { openLocalWorkspace, settled, tid } from './support/ui'
 
 const NAMES = ['zeta watch', 'Alpha 10', 'alpha 9', 'Beta', 'Ärger desk']
 
-async function seedAgents(page: Page): Promise<void> {
+/** The Local workspace with NAMES as its agents, listed once (so they are cached) and quiet. */
+async function agentsCached(page: Page): Promise<void> {
+  await openLocalWorkspace(page)
   await page.evaluate(async (names) => {
     const api = window.agentDesk
     const red = await api.tags.create({ name: 'red', color: '#B60205' })
@@ -23,6 +25,27 @@ async function seedAgents(page: Page): Promise<void> {
       })
     }
   }, NAMES)
+  await page.reload()
+  await expect(tid(page, 'agent-row')).toHaveCount(NAMES.length)
+  await settled(page)
+}
+
+/** Each row's name, place and tag chips (text, background, text colour). */
+function rowsOf(rows: Locator, name: string, chip: string) {
+  return rows.evaluateAll(
+    (els, [nameSel, chipSel]) =>
+      els.map((r) => ({
+        text: r.querySelector(nameSel)?.textContent,
+        y: r.getBoundingClientRect().top,
+        x: r.getBoundingClientRect().left,
+        chips: [...r.querySelectorAll(chipSel)].map((c) => [
+          c.textContent?.trim(),
+          getComputedStyle(c).backgroundColor,
+          getComputedStyle(c).color
+        ])
+      })),
+    [name, chip] as const
+  )
 }
 
 /** The marks of the page's start: the first frame drawn (with its rows) and the app's code run. */
@@ -42,11 +65,7 @@ async function startMarks(page: Page): Promise<{ frame: number | null; rows: num
 
 test('a start draws the cached agents before the app runs, and the app takes over', async ({ app }) => {
   let page = app.page
-  await openLocalWorkspace(page)
-  await seedAgents(page)
-  await page.reload()
-  await expect(tid(page, 'agent-row')).toHaveCount(NAMES.length)
-  await settled(page)
+  await agentsCached(page)
 
   page = await app.restart()
   await expect(tid(page, 'agent-row')).toHaveCount(NAMES.length)
@@ -82,11 +101,7 @@ test('a start draws the cached agents before the app runs, and the app takes ove
 // @harness: it holds the app's code back with a route of the harness's page (see playwright.config.ts).
 test('the first frame shows the app list’s first rows, in its order and place @harness', async ({ app }) => {
   const page = app.page
-  await openLocalWorkspace(page)
-  await seedAgents(page)
-  await page.reload()
-  await expect(tid(page, 'agent-row')).toHaveCount(NAMES.length)
-  await settled(page)
+  await agentsCached(page)
   await expect.poll(() => page.evaluate(() => localStorage.getItem('agent-desk:first-frame'))).not.toBeNull()
 
   // Another window of the same profile, with the app's code held back: only the first frame runs.
@@ -103,36 +118,14 @@ test('the first frame shows the app list’s first rows, in its order and place 
   const frame = held.locator('#first-frame')
   await expect(frame).toHaveAttribute('aria-hidden', 'true')
   expect(await frame.evaluate((e) => getComputedStyle(e).pointerEvents)).toBe('none')
-  const drawn = await frameRows.evaluateAll((rows) =>
-    rows.map((r) => ({
-      text: r.querySelector('.ff-name')?.textContent,
-      y: r.getBoundingClientRect().top,
-      x: r.getBoundingClientRect().left,
-      chips: [...r.querySelectorAll('.ff-chip')].map((c) => [
-        c.textContent,
-        getComputedStyle(c).backgroundColor,
-        getComputedStyle(c).color
-      ])
-    }))
-  )
+  const drawn = await rowsOf(frameRows, '.ff-name', '.ff-chip')
   expect(await held.locator('#app [data-testid=agent-row]').count()).toBe(0)
 
   release()
   await expect(frame).toHaveCount(0)
   const appRows = held.locator('#app [data-testid=agent-row]')
   await expect(appRows).toHaveCount(NAMES.length)
-  const shown = await appRows.evaluateAll((rows) =>
-    rows.map((r) => ({
-      text: r.querySelector('.agent-row__name')?.textContent,
-      y: r.getBoundingClientRect().top,
-      x: r.getBoundingClientRect().left,
-      chips: [...r.querySelectorAll('[data-testid=tag-chip]')].map((c) => [
-        c.textContent?.trim(),
-        getComputedStyle(c).backgroundColor,
-        getComputedStyle(c).color
-      ])
-    }))
-  )
+  const shown = await rowsOf(appRows, '.agent-row__name', '[data-testid=tag-chip]')
   // The same agents in the same order ("Name A–Z": case and accents aside, numbers by value), at
   // the same places, with the same chips.
   expect(drawn.map((r) => r.text)).toEqual(['alpha 9', 'Alpha 10', 'Ärger desk', 'Beta', 'zeta watch'])
