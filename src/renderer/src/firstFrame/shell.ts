@@ -4,11 +4,11 @@
  *
  * The preload (or the harness's bridge) has asked main for the session and the cached agents as the
  * page began to load (`buildDeskApi`'s early reads). This script takes both and, for a signed-in
- * user, draws the page's frame (sidebar, top bar, list pane) and the rows the list will show first — the same order as the app's
- * "Name A–Z", the same row and tag chip styles, where the app last drew them (`contract.ts`) — and
- * only after that frame starts the app's module (the build turns the page's entry script into a
- * `modulepreload` link marked `data-app-entry`, so the code still downloads and compiles
- * meanwhile). The app takes the same reads from `window.agentDeskFirstFrame` (no second copy), and
+ * user, draws the page's frame (sidebar, top bar, list pane) and the rows the list will show first
+ * — the same order as the app's "Name A–Z", the same row and tag chip styles, where the app last
+ * drew them (`contract.ts`) — and only after that frame starts the app's module (the build turns
+ * the page's entry script into a `modulepreload` link marked `data-app-entry`, so the code still
+ * downloads and compiles meanwhile). The app takes the same reads from `window.agentDeskFirstFrame` (no second copy), and
  * the frame goes as soon as the app has put its own rows in the page, or when the app ends it (a
  * screen without the list, see `firstFrame/index.ts`).
  *
