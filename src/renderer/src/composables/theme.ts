@@ -1,35 +1,20 @@
 /**
  * The colour theme the user picked (View › Theme): the system's, light or dark. Kept in
- * localStorage; App.vue applies it.
+ * localStorage (themeChoice.ts); App.vue applies it.
  */
 import { ref } from 'vue'
+import { storedThemePreference, THEME_KEY, type ThemePreference } from '../themeChoice'
 
-export type ThemePreference = 'system' | 'light' | 'dark'
-const KEY = 'agent-desk:theme'
+export { effectiveTheme, type ThemePreference } from '../themeChoice'
 
-function read(): ThemePreference {
-  try {
-    const v = localStorage.getItem(KEY)
-    return v === 'light' || v === 'dark' ? v : 'system'
-  } catch {
-    return 'system'
-  }
-}
-
-export const themePreference = ref<ThemePreference>(read())
+export const themePreference = ref<ThemePreference>(storedThemePreference())
 
 export function setThemePreference(t: ThemePreference): void {
   themePreference.value = t
   try {
-    if (t === 'system') localStorage.removeItem(KEY)
-    else localStorage.setItem(KEY, t)
+    if (t === 'system') localStorage.removeItem(THEME_KEY)
+    else localStorage.setItem(THEME_KEY, t)
   } catch {
     // Storage unavailable: the choice holds for this run.
   }
-}
-
-/** The theme to show: the preference, or the system's when it is "system". */
-export function effectiveTheme(pref: ThemePreference, os: string | null | undefined): 'light' | 'dark' {
-  if (pref !== 'system') return pref
-  return os === 'dark' ? 'dark' : 'light'
 }

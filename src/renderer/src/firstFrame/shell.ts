@@ -21,6 +21,7 @@
  */
 import type { EarlyKey, EarlyRead, Read, SessionState } from '../../../shared/ipc'
 import { readableTextColor, safeColor } from '../components/common/color'
+import { effectiveTheme, storedThemePreference } from '../themeChoice'
 import { FIRST_FRAME_LAYOUT_KEY, type FirstFrameHandle, type FirstFrameLayout } from './contract'
 
 ;(() => {
@@ -73,18 +74,6 @@ import { FIRST_FRAME_LAYOUT_KEY, type FirstFrameHandle, type FirstFrameLayout } 
     }
   }
   window.agentDeskFirstFrame = handle
-
-  /** The app's theme choice (composables/theme.ts), or the system's. */
-  const scheme = (): 'light' | 'dark' => {
-    let pref: string | null = null
-    try {
-      pref = localStorage.getItem('agent-desk:theme')
-    } catch {
-      // No storage: the system's.
-    }
-    if (pref === 'light' || pref === 'dark') return pref
-    return matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'
-  }
 
   const num = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0
 
@@ -170,7 +159,11 @@ line-height:18px;max-width:180px;white-space:nowrap;border:2px solid transparent
     const at = layout()
     const count = Math.min(MAX_ROWS, Math.max(1, Math.ceil((innerHeight - at.rows.y) / at.rows.pitch)))
     const rows = firstByName(data as AgentLike[], count)
-    const theme = scheme()
+    // The app's theme choice, or the system's (as App.vue shows it).
+    const theme = effectiveTheme(
+      storedThemePreference(),
+      matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'
+    )
     document.documentElement.style.colorScheme = theme
     document.documentElement.dataset.theme = theme
 
