@@ -3,6 +3,8 @@
  * present and one open, has no sideways scrolling, no clipped or overlapping panes, and every pane
  * is big enough to use (below the breakpoint the agents view's link palette is a drawer, opened
  * with its button). axe-core finds no serious or critical accessibility problem on any of them.
+ * A box whose size is contained (it does not grow with its content) holds all of its content; the
+ * list pages' filter and rows are such boxes, in a place where Chromium lays them out alone.
  */
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
@@ -83,7 +85,43 @@ async function measure(page: Page) {
           overlay: !!el.closest('.n-drawer')
         }
       })
+    // Boxes sized without their content (CSS size containment): what sticks out of them (not
+    // counting what a scroller inside them scrolls).
+    const scrolls = (el: Element) => /auto|scroll/.test(getComputedStyle(el).overflowY)
+    const sizeContained = (el: Element) => /\b(size|strict)\b/.test(getComputedStyle(el).contain)
+    const inside = (el: Element): Element[] =>
+      [...el.children].flatMap((c) => [c, ...(scrolls(c) ? [] : inside(c))])
+    const spills = [...document.querySelectorAll('*')]
+      .filter((el) => sizeContained(el) && !scrolls(el))
+      .flatMap((el) => {
+        const box = el.getBoundingClientRect()
+        return inside(el)
+          .map((c) => ({ c, r: c.getBoundingClientRect() }))
+          .filter(
+            ({ r }) =>
+              r.width > 0 &&
+              r.height > 0 &&
+              (r.top < box.top - 1 ||
+                r.bottom > box.bottom + 1 ||
+                r.left < box.left - 1 ||
+                r.right > box.right + 1)
+          )
+          .map(
+            ({ c, r }) =>
+              `${c.className} (${r.height.toFixed(0)} px high) in ${el.className} (${box.height.toFixed(0)} px)`
+          )
+      })
+    // A relayout boundary for Chromium: size and layout contained, and not a flex or grid item.
+    const boundary = (el: Element | null | undefined) => {
+      if (!el) return null
+      const c = getComputedStyle(el).contain
+      const parent = el.parentElement ? getComputedStyle(el.parentElement).display : ''
+      return (c === 'strict' || (/\bsize\b/.test(c) && /\blayout\b/.test(c))) && !/flex|grid/.test(parent)
+    }
     return {
+      spills,
+      filterBoundary: boundary(document.querySelector('[data-testid=list-filter]')?.closest('.n-input')),
+      listBoundary: boundary(document.querySelector('[role=listbox].list-scroll')),
       docOverflowX: doc.scrollWidth - doc.clientWidth,
       viewport: innerWidth,
       height: innerHeight,
@@ -92,10 +130,16 @@ async function measure(page: Page) {
   })
 }
 
-async function expectFits(page: Page, view: string) {
+async function expectFits(page: Page, view: string, list = false) {
   await settled(page)
   const m = await measure(page)
   expect(m.docOverflowX, `${view}: the page scrolls sideways`).toBeLessThanOrEqual(1)
+  expect(m.spills, `${view}: content outside a size-contained box`).toEqual([])
+  if (list) {
+    // Typing in the filter and the new rows it shows lay out the filter and the list alone.
+    expect(m.filterBoundary, `${view}: the filter is a relayout boundary`).toBe(true)
+    expect(m.listBoundary, `${view}: the list is a relayout boundary`).toBe(true)
+  }
   expect(m.panes.length, `${view}: no pane found`).toBeGreaterThan(0)
   for (const p of m.panes) {
     expect(p.overflowX, `${view}: pane ${p.name} scrolls sideways`).toBeLessThanOrEqual(1)
@@ -143,7 +187,7 @@ for (const size of SIZES) {
     for (const [name, hash] of views) {
       await page.goto(page.url().replace(/#.*$/, hash))
       await expect(page.locator('[data-pane]').first()).toBeVisible()
-      await expectFits(page, name)
+      await expectFits(page, name, ['agents', 'documents', 'tools'].includes(name))
     }
     // The link palette: beside the agent when there is room, a drawer over it when there is not.
     await page.goto(page.url().replace(/#.*$/, `#/agents/${s.agent}`))
