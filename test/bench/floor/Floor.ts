@@ -16,13 +16,20 @@ export interface FloorData {
   testid: string
   items: Item[]
 }
+/**
+ * A row of the virtual list: `id` is its key (keyField), as the app's rows are keyed by the item's
+ * id. (Without it every row's key was undefined: the list patched rows in place and its key map
+ * held one entry, less than any list whose rows keep their identity can do.)
+ */
 interface Row {
+  id: string
   item: Item
   key: string
 }
 
 const rowsOf = (items: Item[]): Row[] =>
   items.map((item) => ({
+    id: item.id,
     item,
     key: item.name.toLowerCase()
   }))
