@@ -25,6 +25,18 @@ function mark(key: string, on: boolean): void {
 /** Whether an item's removal waits (reactive): hide it. */
 export const removalPending = (kind: string, id: string): boolean => pendingRemoval.value.has(`${kind}:${id}`)
 
+/**
+ * A list without the items whose removal waits (reactive); the same array when none of its kind
+ * waits, as is nearly always so. One pass over the few waiting keys, not a key built and looked up
+ * per item: for 100,000 agents that was ~190 ms and 100,000 short-lived strings a list change.
+ */
+export function withoutPending<T extends { id: string }>(kind: string, items: T[]): T[] {
+  const prefix = `${kind}:`
+  const ids = new Set<string>()
+  for (const key of pendingRemoval.value) if (key.startsWith(prefix)) ids.add(key.slice(prefix.length))
+  return ids.size ? items.filter((t) => !ids.has(t.id)) : items
+}
+
 /** Sends every waiting change now (the window is closing). */
 export function flushPending(): void {
   for (const f of [...flushers.values()]) f()
