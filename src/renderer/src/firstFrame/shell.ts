@@ -8,9 +8,9 @@
  * — the same order as the app's "Name A–Z", the same row and tag chip styles, where the app last
  * drew them (`contract.ts`) — and only after that frame starts the app's module (the build turns
  * the page's entry script into a `modulepreload` link marked `data-app-entry`, so the code still
- * downloads and compiles meanwhile). The app takes the same reads from `window.agentDeskFirstFrame` (no second copy), and
- * the frame goes as soon as the app has put its own rows in the page, or when the app ends it (a
- * screen without the list, see `firstFrame/index.ts`).
+ * downloads and compiles meanwhile). The app takes the same reads from `window.agentDeskFirstFrame`
+ * (no second copy), and the frame goes as soon as the app has put its own rows in the page, or
+ * when the app ends it (a screen without the list, see `firstFrame/index.ts`).
  *
  * Anything else — another route, no early read, an empty cache, an error here — starts the app at
  * once and draws nothing. The frame is decoration: it takes no input (pointer events pass through)
