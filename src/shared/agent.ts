@@ -1,6 +1,22 @@
 import { z } from 'zod'
 import { AgentType, StrictId } from './common'
-import { embedded, field, nameText, oneOf, owned, reserved, resourceSchemas, stamps, text } from './fields'
+import {
+  asIsCheck,
+  embedded,
+  field,
+  isBoolean,
+  isString,
+  listOf,
+  looseWith,
+  nameText,
+  oneOf,
+  orNull,
+  owned,
+  reserved,
+  resourceSchemas,
+  stamps,
+  text
+} from './fields'
 import { Tag, TagRef, TagStrict } from './tag'
 
 export const Llm = z.object({
@@ -9,7 +25,8 @@ export const Llm = z.object({
 })
 export type Llm = z.infer<typeof Llm>
 
-const optionalId = field(z.string().nullable(), z.string().nullable())
+const optionalId = field(z.string().nullable(), z.string().nullable(), orNull(isString))
+const tagAsIs = asIsCheck(Tag)
 export const { strict: AgentStrict, tolerant: Agent } = resourceSchemas({
   ...owned,
   document: embedded,
@@ -19,16 +36,18 @@ export const { strict: AgentStrict, tolerant: Agent } = resourceSchemas({
   type: oneOf(AgentType),
   tags: field(
     z.array(TagStrict),
-    z.array(Tag.nullable().catch(null)).transform((tags) => tags.filter((t): t is Tag => t !== null))
+    z.array(Tag.nullable().catch(null)).transform((tags) => tags.filter((t): t is Tag => t !== null)),
+    tagAsIs && listOf(tagAsIs)
   ),
   llm: field(
     Llm,
     z.looseObject({
       provider: z.string().optional().catch(undefined),
       model: z.string().optional().catch(undefined)
-    })
+    }),
+    looseWith({ provider: isString, model: isString })
   ),
-  hasMemory: field(z.boolean(), z.boolean()),
+  hasMemory: field(z.boolean(), z.boolean(), isBoolean),
   AgentMemory: reserved,
   ...stamps
 })

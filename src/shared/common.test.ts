@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
+import { isDeepStrictEqual } from 'node:util'
 import type { z } from 'zod'
 import { Agent } from './agent'
 import { ApiToken } from './apiToken'
 import { Document } from './document'
+import { asIsCheck } from './fields'
+import { AgentDocument } from './links'
 import { Prompt } from './prompt'
 import { Tag } from './tag'
 import { Tool } from './tool'
@@ -145,5 +148,85 @@ describe('tolerantObject', () => {
     expect(read.data?.name).toBeUndefined()
     expect(read.data?.llm).toBeUndefined()
     expect(Agent.safeParse({ ...agent, id: '' }).success).toBe(false)
+  })
+})
+
+/** The examples as our service sends them: ids are text and colours `#RRGGBB` upper case. */
+const served = (example: Record<string, unknown>): Record<string, unknown> => {
+  const item = structuredClone(example)
+  if (typeof item.id === 'number') item.id = String(item.id)
+  if (typeof item.color === 'string') item.color = item.color.toUpperCase()
+  if (Array.isArray(item.tags))
+    item.tags = item.tags.map((t: Record<string, unknown>) => ({
+      ...t,
+      color: String(t.color).toUpperCase()
+    }))
+  return item
+}
+
+/** An own `__proto__` key (as JSON.parse makes one), at the top or in an embedded object. */
+const withProtoKey = (item: Record<string, unknown>, where: string | null) => {
+  const proto = () => JSON.parse('{"__proto__":{"x":1}}') as Record<string, unknown>
+  if (!where) return Object.assign(proto(), item)
+  return { ...item, [where]: Object.assign(proto(), item[where]) }
+}
+
+describe('asIsCheck: an item that reads as itself is kept as it came', () => {
+  const link = {
+    id: 'l1',
+    user: {},
+    agent: {},
+    agentId: 'a1',
+    document: {},
+    documentId: 'd1',
+    createdAt: at
+  }
+  const all: [string, z.ZodType, Record<string, unknown>][] = [
+    ...examples,
+    ['agent-document link', AgentDocument, link]
+  ]
+  for (const [what, schema, example] of all) {
+    const asIs = asIsCheck(schema)
+
+    it(`a ${what} as the service sends it reads as itself`, () => {
+      expect(asIs).toBeTypeOf('function')
+      const item = served(example)
+      expect(asIs?.(item)).toBe(true)
+      expect(schema.parse(item)).toStrictEqual(item)
+    })
+
+    it(`a ${what} it keeps is one the schema reads as the same value`, () => {
+      fc.assert(
+        fc.property(mutated(served(example)), (item) => {
+          if (asIs?.(item)) expect(isDeepStrictEqual(schema.parse(item), item)).toBe(true)
+        }),
+        { numRuns: 400 }
+      )
+    })
+
+    it(`a ${what} with an own __proto__ key, or not a plain object, is read by zod`, () => {
+      const item = served(example)
+      for (const where of [null, ...Object.keys(item).filter((k) => k === 'user' || k === 'llm')]) {
+        const odd = withProtoKey(item, where)
+        expect(Object.hasOwn(where ? (odd[where] as object) : odd, '__proto__')).toBe(true)
+        expect(asIs?.(odd)).toBe(false)
+      }
+      expect(asIs?.(Object.assign(Object.create(null), item))).toBe(false)
+      expect(asIs?.([item])).toBe(false)
+    })
+  }
+
+  it('odd values are left to zod: a number id, an empty id, a lower-case colour, a null tag', () => {
+    const asIs = asIsCheck(Agent)
+    const agent = served(examples[0]?.[2] as Record<string, unknown>)
+    const tags = agent.tags as Record<string, unknown>[]
+    expect(asIs?.({ ...agent, id: 7 })).toBe(false)
+    expect(asIs?.({ ...agent, id: '' })).toBe(false)
+    expect(asIs?.({ ...agent, tags: [{ ...tags[0], color: '#a1b2c3' }] })).toBe(false)
+    expect(asIs?.({ ...agent, tags: [...tags, null] })).toBe(false)
+    expect(asIs?.({ ...agent, name: null })).toBe(false)
+    expect(asIs?.({ ...agent, llm: { provider: 1 } })).toBe(false)
+    // Unknown fields, and fields left out, are kept as they are by zod too.
+    expect(asIs?.({ ...agent, extra: { deep: [1] }, name: undefined })).toBe(true)
   })
 })

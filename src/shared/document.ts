@@ -2,10 +2,13 @@ import { z } from 'zod'
 import { DocumentType, isHttpUrl, JsonObject } from './common'
 import {
   field,
+  isNumber,
+  isString,
   json,
   jsonOrNull,
   nameText,
   oneOf,
+  orNull,
   owned,
   reserved,
   resourceSchemas,
@@ -18,8 +21,12 @@ export const { strict: DocumentStrict, tolerant: Document } = resourceSchemas({
   name: text,
   type: oneOf(DocumentType),
   url: text,
-  from_page: field(z.number().int().nullable(), z.number().nullable()),
-  to_page: field(z.number().int().nullable(), z.union([z.number(), z.string()]).nullable()),
+  from_page: field(z.number().int().nullable(), z.number().nullable(), orNull(isNumber)),
+  to_page: field(
+    z.number().int().nullable(),
+    z.union([z.number(), z.string()]).nullable(),
+    orNull((v) => isNumber(v) || isString(v))
+  ),
   metadata: json,
   authorization: jsonOrNull,
   splitter: jsonOrNull,

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { field, nameText, ref, resourceSchemas, stamps, text } from './fields'
+import { field, isString, listOf, nameText, ref, resourceSchemas, stamps, text } from './fields'
 
 export interface PlaceholderScan {
   variables: string[]
@@ -61,7 +61,7 @@ export const { strict: PromptStrict, tolerant: Prompt } = resourceSchemas({
   userId: ref,
   name: text,
   template: text,
-  input_variables: field(z.array(z.string()), z.array(z.string())),
+  input_variables: field(z.array(z.string()), z.array(z.string()), listOf(isString)),
   ...stamps
 })
 export type PromptStrict = z.infer<typeof PromptStrict>

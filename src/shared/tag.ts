@@ -12,10 +12,16 @@ export const TagColor = z
   .transform((v) => normalizeColor(v) as string)
 
 export const TagName = nameText(64)
+/** A colour as the service stores it (`#RRGGBB`, upper case): canonicalColor gives it back unchanged. */
+const CANONICAL = /^#[0-9A-F]{6}$/
 
 export const { strict: TagStrict, tolerant: Tag } = resourceSchemas({
   name: text,
-  color: field(z.string().regex(/^#[0-9A-F]{6}$/), z.string().transform(canonicalColor)),
+  color: field(
+    z.string().regex(CANONICAL),
+    z.string().transform(canonicalColor),
+    (v) => typeof v === 'string' && (CANONICAL.test(v) || canonicalColor(v) === v)
+  ),
   userId: ref,
   ...stamps
 })
