@@ -15,9 +15,9 @@
 import type { JsonRecord } from './merge'
 
 /** Items per step (each step is one short transaction when run apart). */
-export const LIST_STEP = 500
+export const LIST_STEP = 250
 /** Rows written per step. */
-export const WRITE_STEP = 500
+export const WRITE_STEP = 250
 
 type Item = JsonRecord & { id: string }
 
