@@ -12,6 +12,7 @@ import { AgentStrict, AgentType, TagStrict } from '../../shared'
 import { call, client, signUp, startTestServer, type TestServer } from '../../../test/support/serviceKit'
 import { hashPassword } from '../auth'
 import { openDatabase } from '../db'
+import { AGENTS_PAGE_SQL } from './agents'
 import { MIGRATIONS, openStorage } from './index'
 import { publicUser } from './users'
 
@@ -178,6 +179,30 @@ describe('schema version 3 (partial reference indexes, tag links without rowid)'
       db.close()
     } finally {
       rmSync(dataDir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('agents list', () => {
+  it('finds a page in the index alone: the rows skip passes over are not read', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agent-desk-agents-plan-'))
+    const db = openDatabase(join(dir, 'service.db'), MIGRATIONS)
+    try {
+      const plan = (
+        db
+          .prepare(`EXPLAIN QUERY PLAN ${AGENTS_PAGE_SQL}`)
+          .all({ uid: 'u', user: '{}', take: 2, skip: 1 }) as {
+          detail: string
+        }[]
+      ).map((r) => r.detail)
+      // The page: a covering index search; then each of its rows by its integer key.
+      expect(plan).toContainEqual(
+        expect.stringMatching(/^SEARCH agents USING COVERING INDEX agents_user \(user_id=\?\)$/)
+      )
+      expect(plan).toContainEqual(expect.stringMatching(/^SEARCH a USING INTEGER PRIMARY KEY \(rowid=\?\)$/))
+    } finally {
+      db.close()
+      rmSync(dir, { recursive: true, force: true })
     }
   })
 })
