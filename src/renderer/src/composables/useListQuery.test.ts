@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ref } from 'vue'
-import { sortByName, useListQuery } from './useListQuery'
+import fc from 'fast-check'
+import { nameSortKey, sortByName, useListQuery } from './useListQuery'
 
 interface Item {
   id: string
@@ -105,6 +106,22 @@ describe('sortByName', () => {
       // Equal names (for the collator) may come in either order; compare what the collator sees.
       expect(got.map((n, i) => collator.compare(n, expected[i] as string))).toEqual(got.map(() => 0))
     }
+  })
+
+  it('keys a name as padding each number with a regular expression does, and refuses what is not simple', () => {
+    const SIMPLE = /^[a-z0-9 ]*$/
+    const byRegex = (k: string) =>
+      SIMPLE.test(k) && !/\d{17}/.test(k) ? k.replace(/\d+/g, (d) => d.padStart(16, '0')) : null
+    const chars = fc.constantFrom(...'ab z 0 9 1 X - é _'.split(''), '\u00e9', '\ud800')
+    fc.assert(
+      fc.property(fc.array(fc.oneof(chars, fc.stringMatching(/^\d{1,20}$/)), { maxLength: 12 }), (parts) => {
+        const key = parts.join('')
+        expect(nameSortKey(key)).toBe(byRegex(key))
+      }),
+      { numRuns: 2000 }
+    )
+    expect(nameSortKey('agent 9')).toBe('agent 0000000000000009')
+    expect(nameSortKey('x'.repeat(3) + '1'.repeat(17))).toBeNull()
   })
 
   it('falls back to the collator for any other name', () => {

