@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { MASK, MASK_STEP, maskSecrets, maskSecretsInSteps } from './mask'
+import { isChecked, markChecked, MASK, MASK_STEP, maskSecrets, maskSecretsInSteps } from './mask'
 
 const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.session-token-value'
 
@@ -57,5 +57,40 @@ describe('maskSecretsInSteps', () => {
     expect(yields).toBe(0)
     await maskSecretsInSteps({ data: longList(4 * MASK_STEP + 1) }, [TOKEN], count)
     expect(yields).toBe(4)
+  })
+})
+
+describe('items checked already', () => {
+  it('are not walked again for the secrets they were checked for, and are for any other', async () => {
+    // An item marked although it holds the token shows which items a walk enters: a marked item
+    // is never such a one (api/transport.ts marks only items of text that cannot hold the token).
+    const items = longList(3 * MASK_STEP)
+    const marked = items[0] as Record<string, unknown>
+    expect(JSON.stringify(marked)).toContain(TOKEN)
+    markChecked([marked], [TOKEN])
+    expect(isChecked(marked, [TOKEN])).toBe(true)
+    expect(isChecked(marked, ['another-secret-value'])).toBe(false)
+    expect(isChecked({ ...marked }, [TOKEN])).toBe(false)
+
+    for (const masked of [maskSecrets(items, [TOKEN]), await maskSecretsInSteps({ data: items }, [TOKEN])]) {
+      const list = (Array.isArray(masked) ? masked : (masked as { data: unknown[] }).data) as unknown[]
+      expect(list[0]).toBe(marked)
+      expect(JSON.stringify(list.slice(1))).not.toContain(TOKEN)
+    }
+    // Checked for one token, walked for another (a new session).
+    const other = 'x'.repeat(12) + TOKEN
+    const again = maskSecrets(items, [other, TOKEN]) as unknown[]
+    expect(JSON.stringify(again)).not.toContain(TOKEN)
+  })
+
+  it('marks an array’s elements, or a value itself; nothing without a usable secret', () => {
+    const a = { id: 'a' }
+    const b = { id: 'b' }
+    markChecked([a, 'text', null], [TOKEN])
+    markChecked(b, [TOKEN])
+    expect([isChecked(a, [TOKEN]), isChecked(b, [TOKEN])]).toEqual([true, true])
+    const c = { id: 'c' }
+    markChecked([c], ['short', null])
+    expect(isChecked(c, ['short'])).toBe(false)
   })
 })

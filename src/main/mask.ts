@@ -35,8 +35,42 @@ export function jsonMayHold(text: string, secrets: readonly (string | null | und
   return list.some((s) => [...s].some(escapable) || text.includes(s))
 }
 
-/** Masks strings and keys, deep; `min` is the shortest secret's length (shorter text holds none). */
-function maskWith(value: unknown, secrets: readonly string[], min: number): unknown {
+/**
+ * Objects known to hold none of the secrets they were checked for: items parsed from an answer
+ * whose text could not hold one (`jsonMayHold` false; api/transport.ts marks them). Lists keep
+ * such items as they came (api/endpoints.ts), so a list's answer holds the very objects, and a
+ * walk meets a list item it need not enter (~5 µs an agent, ~50 ms a 10,000-agent list) as an
+ * element of an array. Kept beside the value, as the secrets' text it was checked for.
+ */
+const checked = new WeakMap<object, string>()
+const secretsKey = (list: readonly string[]) => list.join('\n')
+
+/**
+ * Marks the items of `data` (an array's elements, or `data` itself) as holding none of
+ * `secrets`: only for data parsed from text that `jsonMayHold` found could hold none.
+ */
+export function markChecked(data: unknown, secrets: readonly (string | null | undefined)[]): void {
+  const list = usable(secrets)
+  if (list.length === 0) return
+  const key = secretsKey(list)
+  for (const item of Array.isArray(data) ? data : [data]) {
+    if (typeof item === 'object' && item !== null) checked.set(item, key)
+  }
+}
+
+/** Whether `value` was marked as holding none of `secrets` (markChecked). */
+export function isChecked(value: unknown, secrets: readonly (string | null | undefined)[]): boolean {
+  return typeof value === 'object' && value !== null && checked.get(value) === secretsKey(usable(secrets))
+}
+
+/** An array element the walk need not enter: marked as checked for these secrets. */
+const skip = (v: unknown, key: string) => typeof v === 'object' && v !== null && checked.get(v) === key
+
+/**
+ * Masks strings and keys, deep; `min` is the shortest secret's length (shorter text holds none),
+ * `marked` the secrets' key in `checked`.
+ */
+function maskWith(value: unknown, secrets: readonly string[], min: number, marked: string): unknown {
   if (typeof value === 'string') {
     if (value.length < min) return value
     let out = value
@@ -48,7 +82,8 @@ function maskWith(value: unknown, secrets: readonly string[], min: number): unkn
     let out: unknown[] | null = null
     for (let i = 0; i < value.length; i++) {
       const v = value[i] as unknown
-      const m = maskWith(v, secrets, min)
+      if (skip(v, marked)) continue
+      const m = maskWith(v, secrets, min, marked)
       if (m !== v) (out ??= value.slice())[i] = m
     }
     return out ?? value
@@ -57,8 +92,8 @@ function maskWith(value: unknown, secrets: readonly string[], min: number): unkn
   for (const key in value) {
     if (!Object.hasOwn(value, key)) continue
     const v = (value as Record<string, unknown>)[key]
-    const m = maskWith(v, secrets, min)
-    const k = key.length < min ? key : (maskWith(key, secrets, min) as string)
+    const m = maskWith(v, secrets, min, marked)
+    const k = key.length < min ? key : (maskWith(key, secrets, min, marked) as string)
     if (m !== v || k !== key) {
       out ??= { ...(value as Record<string, unknown>) }
       if (k !== key) delete out[key]
@@ -74,7 +109,9 @@ function maskWith(value: unknown, secrets: readonly string[], min: number): unkn
  */
 export function maskSecrets(value: unknown, secrets: readonly (string | null | undefined)[]): unknown {
   const list = usable(secrets)
-  return list.length === 0 ? value : maskWith(value, list, Math.min(...list.map((s) => s.length)))
+  return list.length === 0
+    ? value
+    : maskWith(value, list, Math.min(...list.map((s) => s.length)), secretsKey(list))
 }
 
 /** Items of a long list masked per step by `maskSecretsInSteps`. */
@@ -96,23 +133,25 @@ export async function maskSecretsInSteps(
   const list = usable(secrets)
   if (list.length === 0) return value
   const min = Math.min(...list.map((s) => s.length))
+  const marked = secretsKey(list)
   const record =
     typeof value === 'object' && value !== null && !Array.isArray(value)
       ? (value as Record<string, unknown>)
       : null
   const items = Array.isArray(value) ? value : record && Array.isArray(record.data) ? record.data : null
-  if (!items || items.length <= MASK_STEP) return maskWith(value, list, min)
+  if (!items || items.length <= MASK_STEP) return maskWith(value, list, min, marked)
   let out: unknown[] | null = null
   for (let i = 0; i < items.length; i++) {
     if (i > 0 && i % MASK_STEP === 0) await yieldNow()
     const v = items[i] as unknown
-    const m = maskWith(v, list, min)
+    if (skip(v, marked)) continue
+    const m = maskWith(v, list, min, marked)
     if (m !== v) (out ??= items.slice())[i] = m
   }
   if (!record) return out ?? items
   const others: Record<string, unknown> = {}
   for (const key in record) if (key !== 'data' && Object.hasOwn(record, key)) others[key] = record[key]
-  const maskedOthers = maskWith(others, list, min)
+  const maskedOthers = maskWith(others, list, min, marked)
   if (maskedOthers === others && !out) return value
   return { ...(maskedOthers as Record<string, unknown>), data: out ?? items }
 }

@@ -17,6 +17,7 @@ import { Tag } from '../../shared/tag'
 import { Tool } from '../../shared/tool'
 import { startService } from '../../service'
 import { startScriptedServer, type ScriptedServer } from '../../../test/servers/scriptedServer'
+import { isChecked } from '../mask'
 import { createApiClient, memoryCapabilityStore } from './client'
 
 const llm = { provider: 'openai', model: 'gpt-4o' }
@@ -133,5 +134,34 @@ describe('a list keeps an item that reads as itself as it came, and reads the ot
       ['t1', '#AABBCC'],
       ['t2', '#AABBCC']
     ])
+  })
+
+  it('marks the items it keeps as checked for the token when the answer could not hold it', async () => {
+    const token = 'tok-123456789'
+    const item = (id: string, name: string) => ({
+      id,
+      name,
+      type: 'REACT',
+      llm,
+      hasMemory: false,
+      tags: [],
+      createdAt: stamp,
+      updatedAt: stamp
+    })
+    const api = createApiClient({
+      baseUrl: server.url,
+      getToken: () => token,
+      capabilities: memoryCapabilityStore()
+    })
+    server.queue.push(server.json(200, { success: true, data: [item('a1', 'One'), item('a2', 'Two')] }))
+    const clean = await api.agents.list()
+    expect(clean.map((a) => isChecked(a, [token]))).toEqual([true, true])
+    // An answer that echoes the token is masked, and nothing in it is marked.
+    server.queue.push(
+      server.json(200, { success: true, data: [item('a1', 'One'), item('a2', `echo ${token}`)] })
+    )
+    const echoed = await api.agents.list()
+    expect(echoed[1]?.name).toBe('echo ••••')
+    expect(echoed.map((a) => isChecked(a, [token]))).toEqual([false, false])
   })
 })

@@ -15,7 +15,7 @@ import {
 } from './capabilities'
 import { currentSignal } from '../callContext'
 import { createAgents, send, TransportError, type RawResponse } from './http'
-import { jsonMayHold, maskSecrets } from '../mask'
+import { jsonMayHold, markChecked, maskSecrets } from '../mask'
 import { nextIdempotencyKey } from './idempotency'
 import { digestOf, markAnswer } from './answerDigest'
 import { failureFromResponse, isRecord, isRouteMiss, parseBody } from './normalize'
@@ -308,8 +308,11 @@ export function createTransport(opts: ApiClientOptions): Transport {
     if (ok2xx && parsed.kind === 'json' && isRecord(parsed.value) && parsed.value.success === true) {
       if (extra && caps.get(extra) !== 'offered') caps.set(extra, 'offered')
       const data = parsed.value.data ?? null
-      // Walked only when its text could hold the token (a 10,000-item list seldom can).
-      if (call.op.startsWith('apiTokens.') || !jsonMayHold(parsed.text, secrets)) {
+      // Walked only when its text could hold the token (a 10,000-item list seldom can); when it
+      // cannot, its items are marked as checked, and no later walk enters them (mask.ts).
+      const clean = !jsonMayHold(parsed.text, secrets)
+      if (clean) markChecked(data, secrets)
+      if (clean || call.op.startsWith('apiTokens.')) {
         // A list read is marked with its body's digest (answerDigest.ts); a masked one is not.
         return call.method === 'GET' && Array.isArray(data) ? markAnswer(data, digestOf(raw.body)) : data
       }
