@@ -2,9 +2,6 @@
  * A list keeps each item that its schema reads as itself as the server sent it (no copy: the
  * embedded service's every item), and reads any other through the tolerant schema.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { z } from 'zod'
 import { Agent } from '../../shared/agent'
@@ -15,36 +12,29 @@ import { AgentDocument } from '../../shared/links'
 import { Prompt } from '../../shared/prompt'
 import { Tag } from '../../shared/tag'
 import { Tool } from '../../shared/tool'
-import { startService } from '../../service'
 import { startScriptedServer, type ScriptedServer } from '../../../test/servers/scriptedServer'
+import { signUp, startTestServer, type TestServer } from '../../../test/support/serviceKit'
 import { isChecked } from '../mask'
 import { createApiClient, memoryCapabilityStore } from './client'
 
 const llm = { provider: 'openai', model: 'gpt-4o' }
 const stamp = '2026-01-01T00:00:00.000000+00:00'
+/** An agent's fields besides its id, name and tags, as a server sends them. */
+const fields = { type: 'REACT', llm, hasMemory: false, createdAt: stamp, updatedAt: stamp }
 
 describe("the embedded service's list items read as themselves", () => {
-  let service: Awaited<ReturnType<typeof startService>>
-  let dataDir: string
-  let token = ''
+  let srv: TestServer
+  let me: Awaited<ReturnType<typeof signUp>>
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'agent-desk-list-items-'))
-    service = await startService({ dataDir, port: 0, scryptCost: 16, logger: () => {} })
-    const setup = createApiClient({
-      baseUrl: service.url,
-      getToken: () => null,
-      capabilities: memoryCapabilityStore()
-    })
-    await setup.signUp({ email: 'items@example.com', password: 'correct-horse', name: 'I' })
-    const session = await setup.signIn({ email: 'items@example.com', password: 'correct-horse' })
-    token = session.token
+    srv = await startTestServer()
+    me = await signUp(srv.base, 'Items')
     const client = createApiClient({
-      baseUrl: service.url,
-      getToken: () => token,
+      baseUrl: srv.service.url,
+      getToken: () => me.token,
       capabilities: memoryCapabilityStore()
     })
-    const userId = session.user?.id ?? ''
+    const userId = me.userId
     const tag = await client.tags.create({ name: 'ops', color: '#a1b', userId })
     const prompt = await client.prompts.create({ name: 'P', template: 'Do {task}' })
     const doc = await client.documents.create({
@@ -70,8 +60,7 @@ describe("the embedded service's list items read as themselves", () => {
     await client.apiTokens.create({ description: 'CI' })
   })
   afterAll(async () => {
-    await service.close()
-    rmSync(dataDir, { recursive: true, force: true })
+    await srv.stop()
   })
 
   const lists: [string, z.ZodType][] = [
@@ -85,9 +74,7 @@ describe("the embedded service's list items read as themselves", () => {
   ]
   for (const [path, schema] of lists) {
     it(`GET ${path}`, async () => {
-      const res = await fetch(`${service.url}/api/v1${path}`, {
-        headers: { Authorization: `Bearer ${token}` }
-      })
+      const res = await fetch(`${srv.base}${path}`, { headers: { Authorization: `Bearer ${me.token}` } })
       const items = ((await res.json()) as { data: unknown[] }).data
       expect(items.length).toBeGreaterThan(0)
       const asIs = asIsCheck(schema)
@@ -138,16 +125,7 @@ describe('a list keeps an item that reads as itself as it came, and reads the ot
 
   it('marks the items it keeps as checked for the token when the answer could not hold it', async () => {
     const token = 'tok-123456789'
-    const item = (id: string, name: string) => ({
-      id,
-      name,
-      type: 'REACT',
-      llm,
-      hasMemory: false,
-      tags: [],
-      createdAt: stamp,
-      updatedAt: stamp
-    })
+    const item = (id: string, name: string) => ({ ...fields, id, name, tags: [] })
     const api = createApiClient({
       baseUrl: server.url,
       getToken: () => token,
