@@ -58,13 +58,13 @@ export function markChecked(data: unknown, secrets: readonly (string | null | un
   }
 }
 
+/** An array element the walk need not enter: marked as checked for these secrets (their key). */
+const skip = (v: unknown, key: string) => typeof v === 'object' && v !== null && checked.get(v) === key
+
 /** Whether `value` was marked as holding none of `secrets` (markChecked). */
 export function isChecked(value: unknown, secrets: readonly (string | null | undefined)[]): boolean {
-  return typeof value === 'object' && value !== null && checked.get(value) === secretsKey(usable(secrets))
+  return skip(value, secretsKey(usable(secrets)))
 }
-
-/** An array element the walk need not enter: marked as checked for these secrets. */
-const skip = (v: unknown, key: string) => typeof v === 'object' && v !== null && checked.get(v) === key
 
 /**
  * Masks strings and keys, deep; `min` is the shortest secret's length (shorter text holds none),
