@@ -85,7 +85,20 @@ describe('useListQuery', () => {
       expect(q.filtered.value.map((t) => t.id)).toEqual(['b', 'a'])
     }
     expect(named).toBe(before)
+    // Emptying the filter gives back the one sorted array, not a copy: the list (and its virtual
+    // list's key map) sees no new array between two keys that both end on the whole list.
+    q.search.value = ''
+    const whole = q.filtered.value
+    expect(whole.map((t) => t.id)).toEqual(['e', 'd', 'b', 'a', 'c'])
+    q.search.value = 'x'
+    expect(q.filtered.value).toEqual([])
+    q.search.value = ' '
+    expect(q.filtered.value).toBe(whole)
+    expect(named).toBe(before)
     q.sort.value = 'newest'
+    expect(q.filtered.value.map((t) => t.id)).toEqual(['e', 'd', 'a', 'c', 'b'])
+    expect(q.filtered.value).not.toBe(whole)
+    q.search.value = 'bot'
     expect(q.filtered.value.map((t) => t.id)).toEqual(['a', 'b'])
     q.search.value = ''
     expect(q.filtered.value.map((t) => t.id)).toEqual(['e', 'd', 'a', 'c', 'b'])
