@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ref } from 'vue'
 import fc from 'fast-check'
-import { nameSortKey, sortByName, useListQuery } from './useListQuery'
+import { digitWidth, nameSortKey, sortByName, useListQuery } from './useListQuery'
 
 interface Item {
   id: string
@@ -135,6 +135,48 @@ describe('sortByName', () => {
     )
     expect(nameSortKey('agent 9')).toBe('agent 0000000000000009')
     expect(nameSortKey('x'.repeat(3) + '1'.repeat(17))).toBeNull()
+  })
+
+  it('pads to the longest number of the names compared: the same order as 16 digits, and no new key where none is needed', () => {
+    const SIMPLE = /^[a-z0-9 ]*$/
+    const longest = (k: string) => Math.max(0, ...(k.match(/\d+/g) ?? []).map((d) => d.length))
+    // Numbers of up to 16 digits (eight parts of at most two).
+    const simple = fc.array(fc.oneof(fc.constantFrom('a', 'b', ' ', 'z'), fc.stringMatching(/^\d{1,2}$/)), {
+      maxLength: 8
+    })
+    fc.assert(
+      fc.property(
+        fc.array(
+          simple.map((p) => p.join('')),
+          { maxLength: 30 }
+        ),
+        (keys) => {
+          const width = Math.max(0, ...keys.map(digitWidth))
+          expect(keys.map(digitWidth)).toEqual(keys.map(longest))
+          const order = (w: number) =>
+            keys
+              .map((k) => nameSortKey(k, w) as string)
+              .map((k, i) => ({ k, i }))
+              .sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : a.i - b.i))
+              .map((x) => x.i)
+          expect(order(width)).toEqual(order(16))
+          for (const k of keys)
+            if ((k.match(/\d+/g) ?? []).every((d) => d.length === width))
+              expect(nameSortKey(k, width)).toBe(k)
+            else expect(nameSortKey(k, width)).not.toBe(k)
+        }
+      ),
+      { numRuns: 1000 }
+    )
+    fc.assert(
+      fc.property(fc.string({ maxLength: 12 }), fc.stringMatching(/^\d{1,20}$/), (text, digits) => {
+        const k = (text + digits).toLowerCase()
+        expect(digitWidth(k)).toBe(SIMPLE.test(k) && longest(k) <= 16 ? longest(k) : -1)
+      }),
+      { numRuns: 1000 }
+    )
+    expect(nameSortKey('agent 9 x 12345', 5)).toBe('agent 00009 x 12345')
+    expect(nameSortKey('agent 123456', 5)).toBeNull()
   })
 
   it('falls back to the collator for any other name', () => {

@@ -24,16 +24,37 @@ function time(iso: string | null | undefined): number {
 
 const ZEROS = '0'.repeat(16)
 const isDigit = (c: number) => c >= 48 && c <= 57
+const isSimple = (c: number) => (c >= 97 && c <= 122) || c === 32 || isDigit(c)
+
+/**
+ * The longest run of digits in a simple lower-cased name (0 when it has none), or -1 when the
+ * name is not simple: a character other than a-z, 0-9 and space, or a run of more than 16 digits.
+ */
+export function digitWidth(key: string): number {
+  const n = key.length
+  let width = 0
+  for (let i = 0; i < n; i++) {
+    const c = key.charCodeAt(i)
+    if (!isSimple(c)) return -1
+    if (!isDigit(c)) continue
+    let j = i + 1
+    while (j < n && isDigit(key.charCodeAt(j))) j++
+    if (j - i > width) width = j - i
+    i = j - 1
+  }
+  return width > 16 ? -1 : width
+}
 
 /**
  * The key that orders a simple lower-cased name by plain string comparison exactly as the
- * collator orders it: each number padded to 16 digits ("agent 9" → "agent 0000000000000009").
- * Null for a name that is not simple: a character other than a-z, 0-9 and space, or a number of
- * more than 16 digits. One pass with no regular expression, the key joined from slices (a flat
- * string, quick to compare): ~60 ms for 100,000 names, where a test and a replace per name took
- * ~120 ms.
+ * collator orders it: each number padded to `width` digits ("agent 9" → "agent 0000000000000009").
+ * Any width at least the longest number of the names compared gives the same order (a digit sorts
+ * between space and letters whatever its value; two numbers at the same place compare by value).
+ * Null for a name that is not simple (see digitWidth) or with a longer number. A name whose
+ * numbers all have `width` digits is its own key; any other is joined from slices (a flat string,
+ * quick to compare).
  */
-export function nameSortKey(key: string): string | null {
+export function nameSortKey(key: string, width = 16): string | null {
   const n = key.length
   let parts: string[] | null = null
   let last = 0
@@ -42,9 +63,11 @@ export function nameSortKey(key: string): string | null {
     if (isDigit(c)) {
       let j = i + 1
       while (j < n && isDigit(key.charCodeAt(j))) j++
-      if (j - i > 16) return null
-      ;(parts ??= []).push(key.slice(last, i), ZEROS.slice(j - i), key.slice(i, j))
-      last = j
+      if (j - i > width) return null
+      if (j - i < width) {
+        ;(parts ??= []).push(key.slice(last, i), ZEROS.slice(16 - width + j - i))
+        last = i
+      }
       i = j - 1
     } else if (!((c >= 97 && c <= 122) || c === 32)) return null
   }
@@ -55,16 +78,22 @@ export function nameSortKey(key: string): string | null {
 
 /**
  * Name order: case-insensitive, numbers by value ("agent 9" before "agent 10"). When every name is
- * simple, its `nameSortKey` gives the collator's order with plain string comparison, five times
- * faster on 10,000 names; any other name sorts with the collator.
+ * simple, keys padded to the longest number among them (`nameSortKey`) give the collator's order
+ * with plain string comparison, five times faster on 10,000 names, and most names need no key of
+ * their own (over 100,000 names "agent 0"…"agent 99999", nine in ten); any other name sorts with
+ * the collator.
  */
 export function sortByName<R extends { name: string; key: string }>(rows: R[], dir: 1 | -1): R[] {
+  let width = 0
+  for (const r of rows) {
+    const w = digitWidth(r.key)
+    if (w < 0) return rows.sort((a, b) => dir * collator.compare(a.name, b.name))
+    if (w > width) width = w
+  }
   const keyed = new Array<{ r: R; k: string }>(rows.length)
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i] as R
-    const k = nameSortKey(r.key)
-    if (k === null) return rows.sort((a, b) => dir * collator.compare(a.name, b.name))
-    keyed[i] = { r, k }
+    keyed[i] = { r, k: nameSortKey(r.key, width) as string }
   }
   keyed.sort((a, b) => (a.k === b.k ? 0 : a.k < b.k ? -dir : dir))
   keyed.forEach((x, i) => (rows[i] = x.r))
