@@ -22,23 +22,23 @@ const items = ref<Item[]>(
 describe('useListQuery', () => {
   it('searches by name, filters by type and sorts by name or date over 10,000 items', () => {
     const q = useListQuery(items, { name: (d) => d.name, type: (d) => d.type, date: (d) => d.createdAt })
-    expect(q.filtered.value).toHaveLength(10_000)
-    expect(q.filtered.value[0]!.id).toBe('d9999') // newest first by default
+    expect(q.rows.value).toHaveLength(10_000)
+    expect(q.rows.value[0]!.id).toBe('d9999') // newest first by default
     q.search.value = 'BUDGET'
-    expect(q.filtered.value.map((d) => d.id).sort()).toEqual(
+    expect(q.rows.value.map((d) => d.id).sort()).toEqual(
       ['d1007', 'd2007', 'd3007', 'd4007', 'd5007', 'd6007', 'd7007', 'd8007', 'd9007', 'd7'].sort()
     )
     q.type.value = 'TXT'
-    expect(q.filtered.value).toHaveLength(0)
+    expect(q.rows.value).toHaveLength(0)
     q.type.value = 'PDF'
     q.sort.value = 'name-asc'
-    expect(q.filtered.value[0]!.id).toBe('d7')
+    expect(q.rows.value[0]!.id).toBe('d7')
     q.sort.value = 'name-desc'
-    expect(q.filtered.value[0]!.id).toBe('d9007')
+    expect(q.rows.value[0]!.id).toBe('d9007')
     q.search.value = ''
     q.type.value = null
     q.sort.value = 'oldest'
-    expect(q.filtered.value[0]!.id).toBe('d0')
+    expect(q.rows.value[0]!.id).toBe('d0')
     expect(q.typeOptions.value.map((o) => o.value).sort()).toEqual(['PDF', 'TXT'])
   })
 
@@ -67,41 +67,47 @@ describe('useListQuery', () => {
       initialSort: 'name-asc'
     })
     // Case-insensitive, numbers in natural order.
-    expect(q.filtered.value.map((t) => t.id)).toEqual(['e', 'd', 'b', 'a', 'c'])
+    expect(q.rows.value.map((t) => t.id)).toEqual(['e', 'd', 'b', 'a', 'c'])
     expect(q.active.value).toBe(false)
     q.toggleTag('t1')
-    expect(q.filtered.value.map((t) => t.id)).toEqual(['b', 'a'])
+    expect(q.rows.value.map((t) => t.id)).toEqual(['b', 'a'])
     q.toggleTag('t2')
-    expect(q.filtered.value.map((t) => t.id)).toEqual(['b'])
+    expect(q.rows.value.map((t) => t.id)).toEqual(['b'])
     q.toggleTag('t1')
     expect(q.tags.value).toEqual(['t2'])
-    expect(q.filtered.value.map((t) => t.id)).toEqual(['d', 'b'])
+    expect(q.rows.value.map((t) => t.id)).toEqual(['d', 'b'])
     expect(q.active.value).toBe(true)
     q.toggleTag('t2')
     // Typing filters the sorted list without sorting (or reading names) again.
     const before = named
     for (const text of ['b', 'bo', 'bot', 'BOT ']) {
       q.search.value = text
-      expect(q.filtered.value.map((t) => t.id)).toEqual(['b', 'a'])
+      expect(q.rows.value.map((t) => t.id)).toEqual(['b', 'a'])
     }
     expect(named).toBe(before)
     // Emptying the filter gives back the one sorted array, not a copy: the list (and its virtual
     // list's key map) sees no new array between two keys that both end on the whole list.
     q.search.value = ''
-    const whole = q.filtered.value
+    const whole = q.rows.value
     expect(whole.map((t) => t.id)).toEqual(['e', 'd', 'b', 'a', 'c'])
     q.search.value = 'x'
-    expect(q.filtered.value).toEqual([])
+    expect(q.rows.value).toEqual([])
     q.search.value = ' '
-    expect(q.filtered.value).toBe(whole)
+    expect(q.rows.value).toBe(whole)
     expect(named).toBe(before)
-    q.sort.value = 'newest'
-    expect(q.filtered.value.map((t) => t.id)).toEqual(['e', 'd', 'a', 'c', 'b'])
-    expect(q.filtered.value).not.toBe(whole)
+    // A row holds the item itself under its id; a filter's result holds the same rows.
+    expect(whole.every((r) => r.item === list.value.find((x) => x.id === r.id))).toBe(true)
     q.search.value = 'bot'
-    expect(q.filtered.value.map((t) => t.id)).toEqual(['a', 'b'])
+    expect(q.rows.value.length).toBe(2)
+    expect(q.rows.value.every((r) => whole.includes(r))).toBe(true)
     q.search.value = ''
-    expect(q.filtered.value.map((t) => t.id)).toEqual(['e', 'd', 'a', 'c', 'b'])
+    q.sort.value = 'newest'
+    expect(q.rows.value.map((t) => t.id)).toEqual(['e', 'd', 'a', 'c', 'b'])
+    expect(q.rows.value).not.toBe(whole)
+    q.search.value = 'bot'
+    expect(q.rows.value.map((t) => t.id)).toEqual(['a', 'b'])
+    q.search.value = ''
+    expect(q.rows.value.map((t) => t.id)).toEqual(['e', 'd', 'a', 'c', 'b'])
   })
 })
 

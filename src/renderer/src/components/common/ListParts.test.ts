@@ -1,11 +1,12 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest'
-import { mount } from '@vue/test-utils'
+import { flushPromises, mount } from '@vue/test-utils'
 import { createMemoryHistory, createRouter } from 'vue-router'
 import { defineComponent, h } from 'vue'
 import DetailPlaceholder from './DetailPlaceholder.vue'
 import ListRow from './ListRow.vue'
 import KeyboardList from './KeyboardList.vue'
+import { activeList } from '../../composables/useListKeys'
 import { NVirtualList } from 'naive-ui'
 
 function testRouter() {
@@ -91,7 +92,10 @@ describe('ListRow', () => {
 
 describe('KeyboardList', () => {
   it('gives the virtual list the same array when only the selection changes (no re-index of every item)', async () => {
-    const items = Array.from({ length: 50 }, (_, i) => ({ id: `a${i}`, name: `Agent ${i}` }))
+    const items = Array.from({ length: 50 }, (_, i) => {
+      const item = { id: `a${i}`, name: `Agent ${i}` }
+      return { id: item.id, item }
+    })
     const w = mount(KeyboardList, {
       props: { items, itemSize: 44, label: 'Agents', testid: 'agent-list', selectedId: null },
       slots: { default: '<div class="row">{{ params.item.name }}</div>' }
@@ -105,5 +109,18 @@ describe('KeyboardList', () => {
     const fewer = items.slice(0, 10)
     await w.setProps({ items: fewer })
     expect(given()).toBe(fewer)
+  })
+
+  it('opens the item of a row, not the row (the rows are those of useListQuery)', async () => {
+    const items = [{ id: 'a1', item: { id: 'a1', name: 'Scout' } }]
+    const w = mount(KeyboardList, {
+      props: { items, itemSize: 44, label: 'Agents', testid: 'agent-list', selectedId: null },
+      slots: { default: '<div class="row">{{ params.item.name }}</div>' },
+      attachTo: document.body
+    })
+    await flushPromises()
+    activeList.value?.move(1)
+    expect(w.emitted('open')).toEqual([[items[0]!.item]])
+    w.unmount()
   })
 })
