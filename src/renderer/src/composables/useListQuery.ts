@@ -101,10 +101,10 @@ export function sortByName<R extends { name: string; key: string }>(rows: R[], d
 }
 
 /**
- * A row of a list: an item, and its id as the virtual list's key. Rows are made once per sort, in
- * the list's order, and a keystroke's result holds the same rows.
+ * A list's row as its virtual list takes it: an item, and its id as the row's key (`key-field`).
+ * These are made once per sort, in the list's order, and a keystroke's result holds the same ones.
  */
-export interface ListRow<T> {
+export interface KeyedItem<T> {
   readonly id: string
   readonly item: T
 }
@@ -144,7 +144,7 @@ export function useListQuery<T extends { id: string }>(items: Ref<T[]>, opts: Li
    * lower-cased before the sort (in the server's order), and the virtual list's index of the rows
    * ~37 ms against ~53 ms for the items themselves.
    */
-  const sorted = computed<{ rows: ListRow<T>[]; keys: string[] }>(() => {
+  const sorted = computed<{ rows: KeyedItem<T>[]; keys: string[] }>(() => {
     const named = items.value.map((item) => {
       const name = opts.name(item)
       return { item, name, key: name.toLowerCase() }
@@ -159,7 +159,7 @@ export function useListQuery<T extends { id: string }>(items: Ref<T[]>, opts: Li
       timed.forEach((x, i) => (named[i] = x.r))
     }
     const n = named.length
-    const rows = new Array<ListRow<T>>(n)
+    const rows = new Array<KeyedItem<T>>(n)
     const keys = new Array<string>(n)
     for (let i = 0; i < n; i++) {
       const r = named[i] as (typeof named)[number]
@@ -170,7 +170,7 @@ export function useListQuery<T extends { id: string }>(items: Ref<T[]>, opts: Li
   })
 
   /** The sorted rows whose items pass the filters; with none set, the sorted rows themselves (one array). */
-  const rows = computed<ListRow<T>[]>(() => {
+  const rows = computed<KeyedItem<T>[]>(() => {
     const q = search.value.trim().toLowerCase()
     const ty = type.value
     const getType = opts.type
@@ -178,10 +178,10 @@ export function useListQuery<T extends { id: string }>(items: Ref<T[]>, opts: Li
     const getTags = opts.tags
     const { rows: all, keys } = sorted.value
     if (!q && !ty && wanted.length === 0) return all
-    const out: ListRow<T>[] = []
+    const out: KeyedItem<T>[] = []
     for (let i = 0; i < all.length; i++) {
       if (q && !(keys[i] as string).includes(q)) continue
-      const row = all[i] as ListRow<T>
+      const row = all[i] as KeyedItem<T>
       if (ty && getType && getType(row.item) !== ty) continue
       if (wanted.length && getTags) {
         const has = getTags(row.item)
