@@ -47,30 +47,23 @@ export function digitWidth(key: string): number {
 }
 
 /**
- * The key that orders a simple lower-cased name by plain string comparison exactly as the
- * collator orders it: each number padded to `width` digits ("agent 9" → "agent 0000000000000009").
- * Any width at least the longest number of the names compared gives the same order (a digit sorts
- * between space and letters whatever its value; two numbers at the same place compare by value).
- * Null for a name that is not simple (see digitWidth) or with a longer number. A name whose
- * numbers all have `width` digits is its own key; any other is joined from slices (a flat string,
- * quick to compare).
+ * A simple name's numbers padded to `width` digits, which is at least its longest (digitWidth): a
+ * name whose numbers all have `width` digits is its own key; any other is joined from slices (a
+ * flat string, quick to compare).
  */
-export function nameSortKey(key: string, width = 16): string | null {
+function padNumbers(key: string, width: number): string {
   const n = key.length
   let parts: string[] | null = null
   let last = 0
   for (let i = 0; i < n; i++) {
-    const c = key.charCodeAt(i)
-    if (isDigit(c)) {
-      let j = i + 1
-      while (j < n && isDigit(key.charCodeAt(j))) j++
-      if (j - i > width) return null
-      if (j - i < width) {
-        ;(parts ??= []).push(key.slice(last, i), ZEROS.slice(16 - width + j - i))
-        last = i
-      }
-      i = j - 1
-    } else if (!isLetterOrSpace(c)) return null
+    if (!isDigit(key.charCodeAt(i))) continue
+    let j = i + 1
+    while (j < n && isDigit(key.charCodeAt(j))) j++
+    if (j - i < width) {
+      ;(parts ??= []).push(key.slice(last, i), ZEROS.slice(16 - width + j - i))
+      last = i
+    }
+    i = j - 1
   }
   if (!parts) return key
   parts.push(key.slice(last))
@@ -78,11 +71,23 @@ export function nameSortKey(key: string, width = 16): string | null {
 }
 
 /**
+ * The key that orders a simple lower-cased name by plain string comparison exactly as the
+ * collator orders it: each number padded to `width` digits ("agent 9" → "agent 0000000000000009").
+ * Any width at least the longest number of the names compared gives the same order (a digit sorts
+ * between space and letters whatever its value; two numbers at the same place compare by value).
+ * Null for a name that is not simple (see digitWidth) or with a longer number.
+ */
+export function nameSortKey(key: string, width = 16): string | null {
+  const w = digitWidth(key)
+  return w < 0 || w > width ? null : padNumbers(key, width)
+}
+
+/**
  * Name order: case-insensitive, numbers by value ("agent 9" before "agent 10"). When every name is
- * simple, keys padded to the longest number among them (`nameSortKey`) give the collator's order
- * with plain string comparison, five times faster on 10,000 names, and most names need no key of
- * their own (over 100,000 names "agent 0"…"agent 99999", nine in ten); any other name sorts with
- * the collator.
+ * simple, keys padded to the longest number among them (`nameSortKey`'s, built by `padNumbers`)
+ * give the collator's order with plain string comparison, five times faster on 10,000 names, and
+ * most names need no key of their own (over 100,000 names "agent 0"…"agent 99999", nine in ten);
+ * any other name sorts with the collator.
  */
 export function sortByName<R extends { name: string; key: string }>(rows: R[], dir: 1 | -1): R[] {
   let width = 0
@@ -94,7 +99,7 @@ export function sortByName<R extends { name: string; key: string }>(rows: R[], d
   const keyed = new Array<{ r: R; k: string }>(rows.length)
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i] as R
-    keyed[i] = { r, k: nameSortKey(r.key, width) as string }
+    keyed[i] = { r, k: padNumbers(r.key, width) }
   }
   keyed.sort((a, b) => (a.k === b.k ? 0 : a.k < b.k ? -dir : dir))
   keyed.forEach((x, i) => (rows[i] = x.r))
