@@ -1,6 +1,11 @@
 /** The Local workspace: the embedded service started in-process, surviving an app restart. */
+import { subscribe, unsubscribe } from 'node:diagnostics_channel'
+import type { ClientRequest } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
 import { testCore, tempDir, type TestCore } from '../../test/support/mainCore'
+import { startTestServer } from '../../test/support/serviceKit'
+import { LIST_PAGE } from './api/endpoints'
+import { LOCAL_LIST_PAGE } from './localWorkspace'
 
 const cores: TestCore[] = []
 afterEach(async () => {
@@ -85,5 +90,56 @@ describe('Local workspace', () => {
     expect(leaky?.metadata).toEqual({ nested: [{ note: '••••' }], fine: 'kept' })
     expect(JSON.stringify(await t.call('tools.get', { id: tool.data.id }))).not.toContain(token)
     for (const line of t.transcript) expect(line).not.toContain(token)
+  })
+
+  it('lists from the Local workspace in smaller pages than from a remote server', async () => {
+    // What main asks for, seen on Node's own channel for every HTTP request it starts.
+    const paths: string[] = []
+    const seen = (m: unknown) => paths.push((m as { request: ClientRequest }).request.path)
+    subscribe('http.client.request.start', seen)
+    const remote = await startTestServer()
+    try {
+      const t = testCore()
+      cores.push(t)
+      const state = await t.call('session.startLocal')
+      const api = `${state.profile?.baseUrl ?? ''}/api/v1`
+      const token = (await t.keychain.get('session:local')) ?? ''
+      const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }
+      const body = JSON.stringify({ name: 'Paged', type: 'REACT', llm: { provider: 'p', model: 'm' } })
+      for (let made = 0; made <= LOCAL_LIST_PAGE; made += 50) {
+        const batch = Math.min(50, LOCAL_LIST_PAGE + 1 - made)
+        await Promise.all(
+          Array.from({ length: batch }, async () => {
+            const res = await fetch(`${api}/agents`, { method: 'POST', headers, body })
+            expect(res.status).toBe(200)
+          })
+        )
+      }
+      paths.length = 0
+      const local = await t.call('agents.list')
+      expect(local.data).toHaveLength(LOCAL_LIST_PAGE + 1)
+      expect(paths.filter((p) => p.startsWith('/api/v1/agents?'))).toEqual([
+        `/api/v1/agents?skip=0&take=${LOCAL_LIST_PAGE}`,
+        `/api/v1/agents?skip=${LOCAL_LIST_PAGE}&take=${LOCAL_LIST_PAGE}`
+      ])
+
+      const profile = await t.call('profiles.save', { name: 'Remote', baseUrl: remote.service.url })
+      await t.call('session.signUp', {
+        profileId: profile.id,
+        email: 'pages@example.com',
+        password: 'password-pages-1',
+        name: 'Pages'
+      })
+      await t.call('agents.create', { name: 'Remote bot', type: 'REACT', llm: { provider: 'p', model: 'm' } })
+      paths.length = 0
+      expect((await t.call('agents.list')).data).toHaveLength(1)
+      expect(paths.filter((p) => p.startsWith('/api/v1/agents?'))).toEqual([
+        `/api/v1/agents?skip=0&take=${LIST_PAGE}`
+      ])
+      expect(LOCAL_LIST_PAGE).toBeLessThan(LIST_PAGE)
+    } finally {
+      unsubscribe('http.client.request.start', seen)
+      await remote.stop()
+    }
   })
 })

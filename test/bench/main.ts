@@ -12,7 +12,8 @@
  * block of this process's event loop during the core's lists, the first one (which fills the
  * cache) included (in Electron every IPC answer waits that long; goal ≤ 50 ms), the parts of the
  * core path (the list's reading of the parsed body and zod alone, cache putList, API client
- * list), the cache-only read, and with `scale` the list at other sizes.
+ * list), the cache-only read, and with `scale` the list at other sizes. Apart: the longest block
+ * during lists from the Local workspace (`main.local.agents.block`), whose service runs in main.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -113,6 +114,60 @@ async function measureList(
     if (source !== 'network') throw new Error('agents.list did not come from the network')
   }
   return { core: coreTimes, raw: rawTimes, first: firstMs, firstBlock, block, bytes, seedMs: seed.ms, seed }
+}
+
+/**
+ * The longest block of main during lists from the Local workspace, whose service runs on main's
+ * own event loop (as in the app): a core of its own starts it, `count` agents are seeded through
+ * its API, and the first list (cache filled) and `runs` more are watched.
+ */
+async function measureLocalBlock(
+  count: number,
+  runs: number
+): Promise<{ block: number; firstBlock: number; ms: number[] }> {
+  const userDataDir = mkdtempSync(join(tmpdir(), 'agent-desk-bench-local-'))
+  const keychain = memoryKeychain()
+  const core = createCore({
+    userDataDir,
+    keychain,
+    mode: 'harness',
+    version: '0.0.0-bench',
+    openExternal: async () => undefined,
+    fetchTimeoutMs: 120_000,
+    log: () => {}
+  })
+  try {
+    const call: Call = async <T>(channel: string, input: unknown): Promise<T> => {
+      const r = await core.invoke(channel, input)
+      if (!r.ok) throw new Error(`${channel}: ${r.error.message}`)
+      return r.value as T
+    }
+    const state = await call<{ profile?: { baseUrl: string }; user?: { id: string } }>(
+      'session.startLocal',
+      {}
+    )
+    const token = await keychain.get('session:local')
+    if (!state.profile || !state.user || !token) throw new Error('the Local workspace did not start')
+    await seedAccount(state.profile.baseUrl, { agents: count, session: { token, userId: state.user.id } })
+    const list = async () => {
+      const r = await call<{ data: unknown[]; source: string }>('agents.list', {})
+      if (r.source !== 'network' || r.data.length !== count)
+        throw new Error('the Local workspace list failed')
+    }
+    const [firstBlock] = await longestBlock(list)
+    let block = firstBlock
+    const ms: number[] = []
+    for (let r = 0; r < runs; r++) {
+      const t0 = performance.now()
+      const [blocked] = await longestBlock(list)
+      ms.push(performance.now() - t0)
+      block = Math.max(block, blocked)
+    }
+    return { block, firstBlock, ms }
+  } finally {
+    await core.dispose()
+    rmSync(userDataDir, { recursive: true, force: true })
+  }
 }
 
 export async function runMainBench(options: MainBenchOptions = {}): Promise<BenchRow[]> {
@@ -239,6 +294,16 @@ export async function runMainBench(options: MainBenchOptions = {}): Promise<Benc
       { name: `main agents.list cacheOnly of ${count}`, value: median(cacheOnly), unit: 'ms' },
       { name: `seeding ${count} agents through the API`, value: seed.ms / 1000, unit: 's' }
     ]
+    const localRow = (n: number, l: Awaited<ReturnType<typeof measureLocalBlock>>, id: string): BenchRow => ({
+      id,
+      name: `  longest block of main during a list of ${n} from the Local workspace (service in main)`,
+      value: l.block,
+      unit: 'ms',
+      goal: 50,
+      note: `first list (cache filled): ${l.firstBlock.toFixed(0)} ms; lists ${l.ms.map((x) => x.toFixed(0)).join('/')} ms`
+    })
+    const local = await measureLocalBlock(count, Math.min(runs, 3))
+    rows.push(localRow(count, local, 'main.local.agents.block'))
     for (const n of options.scale ?? []) {
       const s = n === count ? m : await measureList(service.url, profile.id, call, n, n >= 100_000 ? 3 : runs)
       rows.push(
@@ -260,6 +325,8 @@ export async function runMainBench(options: MainBenchOptions = {}): Promise<Benc
           note: `first list (cache filled): ${s.firstBlock.toFixed(0)} ms`
         }
       )
+      const l = n === count ? local : await measureLocalBlock(n, n >= 100_000 ? 2 : 3)
+      rows.push(localRow(n, l, `scale.main.local.block.${n}`))
     }
     return rows
   } finally {

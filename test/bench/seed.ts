@@ -68,6 +68,8 @@ export interface SeedOptions {
   concurrency?: number
   email?: string
   password?: string
+  /** Seed this signed-in account instead of signing up a new one (e.g. the Local workspace's). */
+  session?: { token: string; userId: string }
 }
 
 export interface SeedResult {
@@ -147,12 +149,15 @@ export async function seedAccount(baseUrl: string, opts: SeedOptions = {}): Prom
   const email = opts.email ?? `bench.${Date.now()}@example.com`
   const password = opts.password ?? 'bench-password-123'
   const concurrency = opts.concurrency ?? 16
-  const session = (await apiCall('POST', `${api}/auth/sign-up`, { email, password, name: 'Bench User' })) as {
-    token: string
-    user: { id: string }
-  }
-  const token = session.token
-  const userId = session.user.id
+  const { token, userId } =
+    opts.session ??
+    (await (async () => {
+      const s = (await apiCall('POST', `${api}/auth/sign-up`, { email, password, name: 'Bench User' })) as {
+        token: string
+        user: { id: string }
+      }
+      return { token: s.token, userId: s.user.id }
+    })())
   const tagIds: string[] = []
   const palette = ['#0E8A16', '#1D76DB', '#B60205', '#FBCA04', '#5319E7', '#006B75', '#D93F0B', '#C5DEF5']
   for (let i = 0; i < (opts.tags ?? 8); i++) {
