@@ -22,7 +22,7 @@ import { Agent } from '../../src/shared/agent'
 import { asIsCheck } from '../../src/shared/fields'
 import { createApiClient, memoryCapabilityStore } from '../../src/main/api/client'
 import { createCore } from '../../src/main/core'
-import { memoryKeychain } from '../../src/main/keychain'
+import { memoryKeychain, type Keychain } from '../../src/main/keychain'
 import { openOfflineStore } from '../../src/main/offline/index'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { closeSeedConnections, seedAccount, startBenchService, type SeedResult } from './seed'
@@ -58,6 +58,33 @@ async function longestBlock<T>(fn: () => Promise<T>): Promise<[number, T]> {
 }
 
 type Call = <T>(channel: string, input: unknown) => Promise<T>
+
+/** A core on a fresh user-data folder (removed by `dispose`), and its calls (a failed answer throws). */
+function benchCore(name: string): { call: Call; keychain: Keychain; dispose(): Promise<void> } {
+  const userDataDir = mkdtempSync(join(tmpdir(), `agent-desk-bench-${name}-`))
+  const keychain = memoryKeychain()
+  const core = createCore({
+    userDataDir,
+    keychain,
+    mode: 'harness',
+    version: '0.0.0-bench',
+    openExternal: async () => undefined,
+    fetchTimeoutMs: 120_000,
+    log: () => {}
+  })
+  return {
+    call: async <T>(channel: string, input: unknown): Promise<T> => {
+      const r = await core.invoke(channel, input)
+      if (!r.ok) throw new Error(`${channel}: ${r.error.message}`)
+      return r.value as T
+    },
+    keychain,
+    async dispose() {
+      await core.dispose()
+      rmSync(userDataDir, { recursive: true, force: true })
+    }
+  }
+}
 
 interface ListFigures {
   core: number[]
@@ -125,23 +152,8 @@ async function measureLocalBlock(
   count: number,
   runs: number
 ): Promise<{ block: number; firstBlock: number; ms: number[] }> {
-  const userDataDir = mkdtempSync(join(tmpdir(), 'agent-desk-bench-local-'))
-  const keychain = memoryKeychain()
-  const core = createCore({
-    userDataDir,
-    keychain,
-    mode: 'harness',
-    version: '0.0.0-bench',
-    openExternal: async () => undefined,
-    fetchTimeoutMs: 120_000,
-    log: () => {}
-  })
+  const { call, keychain, dispose } = benchCore('local')
   try {
-    const call: Call = async <T>(channel: string, input: unknown): Promise<T> => {
-      const r = await core.invoke(channel, input)
-      if (!r.ok) throw new Error(`${channel}: ${r.error.message}`)
-      return r.value as T
-    }
     const state = await call<{ profile?: { baseUrl: string }; user?: { id: string } }>(
       'session.startLocal',
       {}
@@ -165,8 +177,7 @@ async function measureLocalBlock(
     }
     return { block, firstBlock, ms }
   } finally {
-    await core.dispose()
-    rmSync(userDataDir, { recursive: true, force: true })
+    await dispose()
   }
 }
 
@@ -174,22 +185,8 @@ export async function runMainBench(options: MainBenchOptions = {}): Promise<Benc
   const count = options.agents ?? 10_000
   const runs = options.runs ?? 7
   const service = await startBenchService()
-  const userDataDir = mkdtempSync(join(tmpdir(), 'agent-desk-bench-main-'))
-  const core = createCore({
-    userDataDir,
-    keychain: memoryKeychain(),
-    mode: 'harness',
-    version: '0.0.0-bench',
-    openExternal: async () => undefined,
-    fetchTimeoutMs: 120_000,
-    log: () => {}
-  })
+  const { call, dispose } = benchCore('main')
   try {
-    const call: Call = async <T>(channel: string, input: unknown): Promise<T> => {
-      const r = await core.invoke(channel, input)
-      if (!r.ok) throw new Error(`${channel}: ${r.error.message}`)
-      return r.value as T
-    }
     const profile = await call<{ id: string }>('profiles.save', { name: 'Bench', baseUrl: service.url })
     const m = await measureList(service.url, profile.id, call, count, runs)
     const seed = m.seed
@@ -330,10 +327,9 @@ export async function runMainBench(options: MainBenchOptions = {}): Promise<Benc
     }
     return rows
   } finally {
-    await core.dispose()
+    await dispose()
     closeSeedConnections()
     await service.stop()
-    rmSync(userDataDir, { recursive: true, force: true })
   }
 }
 

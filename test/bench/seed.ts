@@ -149,15 +149,15 @@ export async function seedAccount(baseUrl: string, opts: SeedOptions = {}): Prom
   const email = opts.email ?? `bench.${Date.now()}@example.com`
   const password = opts.password ?? 'bench-password-123'
   const concurrency = opts.concurrency ?? 16
-  const { token, userId } =
-    opts.session ??
-    (await (async () => {
-      const s = (await apiCall('POST', `${api}/auth/sign-up`, { email, password, name: 'Bench User' })) as {
-        token: string
-        user: { id: string }
-      }
-      return { token: s.token, userId: s.user.id }
-    })())
+  let session = opts.session
+  if (!session) {
+    const s = (await apiCall('POST', `${api}/auth/sign-up`, { email, password, name: 'Bench User' })) as {
+      token: string
+      user: { id: string }
+    }
+    session = { token: s.token, userId: s.user.id }
+  }
+  const { token, userId } = session
   const tagIds: string[] = []
   const palette = ['#0E8A16', '#1D76DB', '#B60205', '#FBCA04', '#5319E7', '#006B75', '#D93F0B', '#C5DEF5']
   for (let i = 0; i < (opts.tags ?? 8); i++) {
