@@ -2,7 +2,7 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel'
 import type { ClientRequest } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
-import { testCore, tempDir, type TestCore } from '../../test/support/mainCore'
+import { signedUp, testCore, tempDir, type TestCore } from '../../test/support/mainCore'
 import { startTestServer } from '../../test/support/serviceKit'
 import { LIST_PAGE } from './api/endpoints'
 import { LOCAL_LIST_PAGE } from './localWorkspace'
@@ -123,13 +123,7 @@ describe('Local workspace', () => {
         `/api/v1/agents?skip=${LOCAL_LIST_PAGE}&take=${LOCAL_LIST_PAGE}`
       ])
 
-      const profile = await t.call('profiles.save', { name: 'Remote', baseUrl: remote.service.url })
-      await t.call('session.signUp', {
-        profileId: profile.id,
-        email: 'pages@example.com',
-        password: 'password-pages-1',
-        name: 'Pages'
-      })
+      await signedUp(t, remote.service.url, 'pages@example.com')
       await t.call('agents.create', { name: 'Remote bot', type: 'REACT', llm: { provider: 'p', model: 'm' } })
       paths.length = 0
       expect((await t.call('agents.list')).data).toHaveLength(1)
