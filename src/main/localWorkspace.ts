@@ -132,8 +132,13 @@ export class LocalWorkspace {
     return this.running !== null
   }
 
-  /** The backups, newest first, and the damage notice (if service.db was found damaged). */
-  backups(): LocalBackups {
+  /**
+   * The backups, newest first, and the damage notice (if service.db was found damaged). A backup
+   * being made (at start, on a worker thread) is waited for, so the newest one is listed.
+   */
+  async backups(): Promise<LocalBackups> {
+    const running = this.running
+    if (running) await running.then((svc) => svc.backupsDone()).catch(() => undefined)
     return { backups: listBackups(this.dataDir), damage: this.damage }
   }
 
@@ -151,7 +156,7 @@ export class LocalWorkspace {
     try {
       const { movedAside } = restoreBackup(this.dataDir, name)
       this.damage = null
-      return { ...this.backups(), movedAside }
+      return { ...(await this.backups()), movedAside }
     } finally {
       if (wasRunning) await this.ensure()
     }

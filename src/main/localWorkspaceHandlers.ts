@@ -14,7 +14,7 @@ export const localWorkspaceHandlers: {
 } = {
   'localWorkspace.backups': async (_i, ctx) => ctx.local.backups(),
   'localWorkspace.restore': async ({ name }, ctx) => {
-    if (!ctx.local.backups().backups.some((b) => b.name === name)) {
+    if (!(await ctx.local.backups()).backups.some((b) => b.name === name)) {
       throw new AppError({
         kind: 'not_found',
         message: 'That backup no longer exists',

@@ -6,23 +6,19 @@
  *   0600, in `<data>/backups/` (0700), named `service-<UTC time>.db`. The last `keep` are kept.
  *   A copy identical to the newest backup is dropped, so restarts without changes do not rotate
  *   the older backups away.
+ * - The copy and the comparison run on a worker thread with a connection of its own: the service's
+ *   thread (in the app, Electron's main process) keeps answering meanwhile. On that thread they
+ *   took ~0.1 s for a 7.8 MB database (10,000 agents) and 0.35-1.0 s for 60-78 MB (100,000). So
+ *   does the check of a large database before it is opened (checkLargeDatabase).
  * - A damaged database is never deleted: it is renamed `service.db.damaged-<time>` (with its
  *   -wal / -shm files) and the caller is told, with the newest backup to offer.
  */
-import { createHash } from 'node:crypto'
-import {
-  chmodSync,
-  copyFileSync,
-  existsSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync
-} from 'node:fs'
+import { copyFileSync, existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { join } from 'node:path'
+import { Worker } from 'node:worker_threads'
 import Database from 'libsql'
-import type { Connection } from './db'
+import { assertQuickCheck } from './db'
 import { PRIVATE_FILE_MODE, privateDir, secureDbFiles } from './files'
 
 export const DB_FILE = 'service.db'
@@ -72,27 +68,149 @@ export function listBackups(dataDir: string): BackupInfo[] {
     .map((name) => ({ name, createdAt: createdAtOf(name), bytes: statSync(join(dir, name)).size }))
 }
 
-const digest = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex')
+/**
+ * Work done on a worker thread, so the service's thread (in the app, Electron's main process) keeps
+ * answering meanwhile: checking a large database before it is opened, and making a backup. Each
+ * script is plain CommonJS given as text, so it runs alike from the TypeScript sources (tests, the
+ * CLI) and from the app's bundle, which has no file of its own to point a Worker at. It gets the
+ * SQLite driver's entry file (the one the service loads) in `job.driver`, and `run(work)` posts
+ * what `work` returns, or the message and SQLite code of what it threw.
+ */
+const THREAD_PRELUDE = `
+const { parentPort, workerData: job } = require('node:worker_threads')
+const fs = require('node:fs')
+const Database = require(job.driver)
+function open(file) {
+  // The driver has no read-only mode (it ignores the option) and would create a missing file.
+  if (!fs.existsSync(file)) throw new Error('there is no database at ' + file)
+  const db = new Database(file)
+  db.exec('PRAGMA busy_timeout = 5000')
+  return db
+}
+function run(work) {
+  let answer
+  try {
+    answer = { ok: true, value: work() }
+  } catch (e) {
+    answer = { ok: false, message: String((e && e.message) || e), code: String((e && e.code) || '') }
+  }
+  parentPort.postMessage(answer)
+}
+`
+
+/** `PRAGMA quick_check` of `job.file`; answers its rows. */
+const CHECK_THREAD = `${THREAD_PRELUDE}
+run(() => {
+  const db = open(job.file)
+  try {
+    return db.prepare('PRAGMA quick_check').all().map((row) => ({ quick_check: row.quick_check }))
+  } finally {
+    db.close()
+  }
+})
+`
 
 /**
- * Copies the open database into backups/ and drops the oldest beyond `keep`. Returns the new
- * backup, or null when it equals the newest one (nothing changed since).
+ * `VACUUM INTO job.tmp` on a connection of its own (a consistent snapshot; in WAL mode it neither
+ * waits for the service's writes nor holds them up, and writes nothing), then the copy compared
+ * with the newest backup (sizes first, then 1 MiB at a time); answers whether they are the same.
  */
-export function makeBackup(
-  db: Connection,
+const COPY_THREAD = `${THREAD_PRELUDE}
+function sameBytes(a, b) {
+  if (fs.statSync(a).size !== fs.statSync(b).size) return false
+  const fa = fs.openSync(a, 'r')
+  const fb = fs.openSync(b, 'r')
+  const ba = Buffer.alloc(1 << 20)
+  const bb = Buffer.alloc(1 << 20)
+  try {
+    for (;;) {
+      const n = fs.readSync(fa, ba, 0, ba.length, null)
+      const m = fs.readSync(fb, bb, 0, bb.length, null)
+      if (n !== m || !ba.subarray(0, n).equals(bb.subarray(0, m))) return false
+      if (n === 0) return true
+    }
+  } finally {
+    fs.closeSync(fa)
+    fs.closeSync(fb)
+  }
+}
+run(() => {
+  const db = open(job.file)
+  try {
+    db.exec("VACUUM INTO '" + job.tmp.replace(/'/g, "''") + "'")
+  } finally {
+    db.close()
+  }
+  fs.chmodSync(job.tmp, job.mode)
+  return job.newest !== null && sameBytes(job.newest, job.tmp)
+})
+`
+
+const DRIVER = createRequire(import.meta.url).resolve('libsql')
+
+type ThreadAnswer = { ok: true; value: unknown } | { ok: false; message: string; code: string }
+
+/** Runs one of the scripts above on a new worker thread with `job`; resolves to what it answers. */
+function onThread<T>(script: string, job: Record<string, unknown>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(script, { eval: true, workerData: { driver: DRIVER, ...job } })
+    let answer: ThreadAnswer | null = null
+    worker.once('message', (a: ThreadAnswer) => (answer = a))
+    worker.once('error', reject)
+    worker.once('exit', (code) => {
+      if (!answer) reject(new Error(`the worker thread stopped (exit code ${code})`))
+      else if (answer.ok) resolve(answer.value as T)
+      else reject(Object.assign(new Error(answer.message), answer.code ? { code: answer.code } : {}))
+    })
+  })
+}
+
+/** From this size (the file and its WAL) a database is checked on a worker thread before it is opened. */
+export const CHECK_ON_THREAD_BYTES = 16 * 1024 * 1024
+
+/**
+ * `PRAGMA quick_check` reads the whole file: ~13 ms for 7.8 MB (10,000 agents), ~105 ms for 60 MB
+ * (100,000) on the thread that runs it. When `file` and its WAL hold at least `fromBytes`, checks it
+ * on a worker thread and resolves true (openDatabase need not check again); else resolves false
+ * (a small or missing file: openDatabase checks it). Throws what the check found wrong.
+ */
+export async function checkLargeDatabase(file: string, fromBytes = CHECK_ON_THREAD_BYTES): Promise<boolean> {
+  const size = (f: string) => (existsSync(f) ? statSync(f).size : 0)
+  if (!existsSync(file) || size(file) + size(`${file}-wal`) < fromBytes) return false
+  assertQuickCheck(await onThread<{ quick_check?: unknown }[]>(CHECK_THREAD, { file }))
+  return true
+}
+
+/**
+ * Copies the database file `dbFile` (open or not) into backups/ on a worker thread and drops the
+ * oldest beyond `keep`. Resolves to the new backup, or null when it equals the newest one (nothing
+ * changed since). Calls must not overlap (the service runs them one after another).
+ */
+export async function makeBackup(
+  dbFile: string,
   dataDir: string,
   keep = BACKUP_KEEP,
   now = new Date()
-): BackupInfo | null {
+): Promise<BackupInfo | null> {
   const dir = backupsDir(dataDir)
   privateDir(dir)
   const name = `service-${stamp(now)}.db`
   const tmp = join(dir, `.${name}.tmp`)
   rmSync(tmp, { force: true })
-  db.exec(`VACUUM INTO '${tmp.replace(/'/g, "''")}'`)
-  chmodSync(tmp, PRIVATE_FILE_MODE)
   const newest = listBackups(dataDir)[0]
-  if (newest && digest(join(dir, newest.name)) === digest(tmp)) {
+  let same: boolean
+  try {
+    same = await onThread<boolean>(COPY_THREAD, {
+      file: dbFile,
+      tmp,
+      mode: PRIVATE_FILE_MODE,
+      newest: newest ? join(dir, newest.name) : null
+    })
+  } catch (e) {
+    rmSync(tmp, { force: true })
+    throw e
+  }
+  if (same) {
     rmSync(tmp, { force: true })
     return null
   }
@@ -124,15 +242,9 @@ export function moveAside(file: string, label: string, now = new Date()): string
 
 /** Throws unless `file` opens as SQLite and passes quick_check. */
 export function checkDatabase(file: string): void {
-  const db = new Database(file, { readonly: true })
+  const db = new Database(file)
   try {
-    const rows = db.prepare('PRAGMA quick_check').all() as { quick_check?: unknown }[]
-    const first = rows[0]?.quick_check
-    if (rows.length !== 1 || first !== 'ok') {
-      throw Object.assign(new Error(`database disk image is malformed (${String(first)})`), {
-        code: 'SQLITE_CORRUPT'
-      })
-    }
+    assertQuickCheck(db.prepare('PRAGMA quick_check').all() as { quick_check?: unknown }[])
   } finally {
     db.close()
   }

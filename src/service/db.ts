@@ -76,10 +76,16 @@ function currentVersion(db: Connection): number {
  * and applies pending migrations. On failure the file is closed again and the error thrown (a
  * damaged file fails here, with SQLITE_NOTADB or SQLITE_CORRUPT, not on a later request).
  */
-export function openDatabase(file: string, migrations: readonly string[], busyTimeoutMs = 5000): Db {
+export function openDatabase(
+  file: string,
+  migrations: readonly string[],
+  busyTimeoutMs = 5000,
+  /** `PRAGMA quick_check` already passed just before (on a worker thread: backup.ts checkOnThread). */
+  checked = false
+): Db {
   const db = new Database(file)
   try {
-    prepare(db, migrations, busyTimeoutMs)
+    prepare(db, migrations, busyTimeoutMs, checked)
     return watchChanges(db, walIndexProbe(db, file))
   } catch (e) {
     if (db.open) db.close()
@@ -173,17 +179,24 @@ function watchChanges(raw: Connection, probe: ReturnType<typeof walIndexProbe>):
   return db
 }
 
-function prepare(db: Connection, migrations: readonly string[], busyTimeoutMs: number) {
+/** Throws SQLITE_CORRUPT unless the rows of `PRAGMA quick_check` say 'ok'. */
+export function assertQuickCheck(rows: readonly { quick_check?: unknown }[]): void {
+  const first = rows[0]?.quick_check
+  if (rows.length !== 1 || first !== 'ok') {
+    // One line: its first finding, e.g. "*** in database main *** Fragmentation of 165 bytes …".
+    const found = String(first).replace(/\s*\n\s*/g, ' ')
+    throw Object.assign(new Error(`database disk image is malformed (${found})`), {
+      code: 'SQLITE_CORRUPT'
+    })
+  }
+}
+
+function prepare(db: Connection, migrations: readonly string[], busyTimeoutMs: number, checked: boolean) {
   db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`)
   db.exec('PRAGMA journal_mode = WAL')
   db.exec('PRAGMA foreign_keys = ON')
   db.exec('PRAGMA synchronous = NORMAL')
-  const check = db.prepare('PRAGMA quick_check').all() as { quick_check?: unknown }[]
-  if (check.length !== 1 || check[0]?.quick_check !== 'ok') {
-    throw Object.assign(new Error(`database disk image is malformed (${String(check[0]?.quick_check)})`), {
-      code: 'SQLITE_CORRUPT'
-    })
-  }
+  if (!checked) assertQuickCheck(db.prepare('PRAGMA quick_check').all() as { quick_check?: unknown }[])
   const version = currentVersion(db)
   if (version > migrations.length) {
     db.close()

@@ -7,14 +7,17 @@
 import { spawn } from 'node:child_process'
 import {
   chmodSync,
+  closeSync,
   existsSync,
   mkdtempSync,
+  openSync,
   readdirSync,
   readFileSync,
   rmSync,
   statSync,
   truncateSync,
-  writeFileSync
+  writeFileSync,
+  writeSync
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -22,7 +25,7 @@ import { fileURLToPath } from 'node:url'
 import Database from 'libsql'
 import { afterEach, describe, expect, it } from 'vitest'
 import { signUp } from '../../test/support/serviceKit'
-import { backupsDir, listBackups, makeBackup, restoreBackup, stamp } from './backup'
+import { backupsDir, listBackups, makeBackup, restoreBackup, stamp, type BackupInfo } from './backup'
 import { startService, type RunningService, type ServiceOptions } from './index'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
@@ -89,25 +92,27 @@ describe('backups (item 22)', () => {
   it('backs up at start (0600 files in a 0700 folder), skips unchanged copies, keeps the last 7', async () => {
     const dataDir = temp()
     const s = await start(dataDir, { backups: {} })
+    await s.backupsDone()
     const first = listBackups(dataDir)
     expect(first).toHaveLength(1)
     if (posix) {
       expect(mode(backupsDir(dataDir))).toBe(0o700)
       expect(mode(join(backupsDir(dataDir), first[0]!.name))).toBe(0o600)
     }
-    expect(s.backupNow()).toBeNull() // nothing changed since
+    expect(await s.backupNow()).toBeNull() // nothing changed since
     const u = await signUp(`${s.url}/api/v1`, 'Backed')
     await u.api.post('/agents', agent)
-    const second = s.backupNow()
+    const second = await s.backupNow()
     expect(second).not.toBeNull()
     expect(countAgents(join(backupsDir(dataDir), second!.name))).toBe(1)
 
-    const db = new Database(join(dataDir, 'service.db'))
+    const file = join(dataDir, 'service.db')
+    const db = new Database(file)
     const base = Date.now() + 60_000
     try {
       for (let i = 0; i < 9; i++) {
         db.prepare('INSERT INTO settings (key, value) VALUES (?, ?)').run(`k${i}`, 'v')
-        expect(makeBackup(db, dataDir, 7, new Date(base + i * 1000))).not.toBeNull()
+        expect(await makeBackup(file, dataDir, 7, new Date(base + i * 1000))).not.toBeNull()
       }
     } finally {
       db.close()
@@ -118,12 +123,49 @@ describe('backups (item 22)', () => {
     expect(readdirSync(backupsDir(dataDir)).filter((n) => !n.startsWith('.'))).toHaveLength(7)
   })
 
+  it('makes the copy on a worker thread, and close waits for a copy being made', async () => {
+    const dataDir = temp()
+    const s = await start(dataDir, { backups: {} })
+    await s.backupsDone() // the copy at start, before the changes below
+    const u = await signUp(`${s.url}/api/v1`, 'Threaded')
+    await u.api.post('/agents', agent)
+    let made: BackupInfo | null | undefined
+    const backup = s.backupNow().then((b) => (made = b))
+    // Made on this thread, the copy would be done before the event loop turned once.
+    await new Promise((turned) => setImmediate(turned))
+    expect(made).toBeUndefined()
+    await backup
+    expect(countAgents(join(backupsDir(dataDir), made!.name))).toBe(1)
+
+    // Closing while a copy is made: once close resolves, the copy is done (the file can be moved).
+    await u.api.post('/agents', { ...agent, name: 'Second' })
+    let done = false
+    const last = s.backupNow().then(() => (done = true))
+    await stop(s)
+    expect(done).toBe(true)
+    await last
+    expect(countAgents(join(backupsDir(dataDir), listBackups(dataDir)[0]!.name))).toBe(2)
+  })
+
+  it('a copy that fails says why and leaves no temporary file behind', async () => {
+    const dataDir = temp()
+    const s = await start(dataDir, { backups: {} })
+    await s.backupsDone()
+    const before = readdirSync(backupsDir(dataDir))
+    await expect(makeBackup(join(dataDir, 'missing.db'), dataDir)).rejects.toThrow(/there is no database at/)
+    expect(readdirSync(backupsDir(dataDir))).toEqual(before)
+    const u = await signUp(`${s.url}/api/v1`, 'After a failure')
+    await u.api.post('/agents', agent)
+    expect(await s.backupNow()).not.toBeNull()
+  })
+
   it('restores a backup, moving the current database aside (never deleted)', async () => {
     const dataDir = temp()
     const s = await start(dataDir, { backups: {} })
+    await s.backupsDone() // the copy at start, before the changes below
     const u = await signUp(`${s.url}/api/v1`, 'Restorer')
     await u.api.post('/agents', agent)
-    const backup = s.backupNow()!
+    const backup = (await s.backupNow())!
     await u.api.post('/agents', { ...agent, name: 'After backup' })
     await stop(s)
     const { movedAside } = restoreBackup(dataDir, backup.name)
@@ -143,46 +185,76 @@ describe('backups (item 22)', () => {
 async function populated() {
   const dataDir = temp()
   const s = await start(dataDir, { backups: {} })
+  await s.backupsDone() // the copy at start, before the changes below
   const u = await signUp(`${s.url}/api/v1`, 'Damaged')
   await u.api.post('/agents', agent)
   for (let i = 0; i < 200; i++)
     await u.api.post('/documents', { name: `d${i}`.repeat(50), type: 'TXT', url: 'u' })
-  const backup = s.backupNow()!
+  const backup = (await s.backupNow())!
   await stop(s)
   return { dataDir, file: join(dataDir, 'service.db'), backup }
 }
 
+describe('a large service.db (issue 14)', () => {
+  it("is checked on a worker thread before it is opened, from 16 MiB; a smaller one on the caller's", async () => {
+    const dataDir = temp()
+    const lines: string[] = []
+    const logger = (line: string) => lines.push(line)
+    await stop(await start(dataDir, { logger }))
+    expect(lines.filter((l) => l.includes('worker thread'))).toEqual([])
+
+    const db = new Database(join(dataDir, 'service.db'))
+    const insert = db.prepare('INSERT INTO settings (key, value) VALUES (?, ?)')
+    for (let i = 0; i < 17; i++) insert.run(`filler${i}`, 'x'.repeat(1024 * 1024))
+    db.close()
+    const s = await start(dataDir, { logger })
+    expect(lines.filter((l) => l.includes('was checked on a worker thread'))).toHaveLength(1)
+    const u = await signUp(`${s.url}/api/v1`, 'Large')
+    expect((await u.api.post('/agents', agent)).status).toBe(200)
+  })
+})
+
 describe('damaged service.db (item 22)', () => {
   const damages = {
     garbage: (file: string) => writeFileSync(file, 'this is not a database at all '.repeat(300)),
-    truncated: (file: string) => truncateSync(file, Math.floor(statSync(file).size / 2))
+    truncated: (file: string) => truncateSync(file, Math.floor(statSync(file).size / 2)),
+    // Opens and reads, but quick_check answers rows other than 'ok' (fragmentation on page 5).
+    'a page overwritten': (file: string) => {
+      const fd = openSync(file, 'r+')
+      writeSync(fd, Buffer.alloc(3000, 'A'), 0, 3000, 4 * 4096 + 1000)
+      closeSync(fd)
+    }
   }
-  for (const [kind, damage] of Object.entries(damages)) {
-    it(`${kind}: the CLI default refuses clearly and leaves the file untouched`, async () => {
-      const { dataDir, file } = await populated()
-      damage(file)
-      const bytes = readFileSync(file)
-      await expect(start(dataDir)).rejects.toThrow(
-        /cannot be opened \(.*(not a database|malformed).*left untouched/
-      )
-      expect(readFileSync(file).equals(bytes)).toBe(true)
-    })
+  // A file of 16 MiB or more is checked on a worker thread before it is opened; 0 sends every one there.
+  const checks = { "on the caller's thread": {}, 'on a worker thread': { checkOnThreadFromBytes: 0 } }
+  for (const [where, check] of Object.entries(checks)) {
+    for (const [kind, damage] of Object.entries(damages)) {
+      it(`${kind}, checked ${where}: the CLI default refuses clearly and leaves the file untouched`, async () => {
+        const { dataDir, file } = await populated()
+        damage(file)
+        const bytes = readFileSync(file)
+        await expect(start(dataDir, check)).rejects.toThrow(
+          /cannot be opened \(.*(not a database|malformed).*left untouched/
+        )
+        expect(readFileSync(file).equals(bytes)).toBe(true)
+      })
 
-    it(`${kind}: moveAside keeps the damaged file, starts fresh, tells, and offers the newest backup`, async () => {
-      const { dataDir, file, backup } = await populated()
-      damage(file)
-      const bytes = readFileSync(file)
-      const s = await start(dataDir, { onDamagedDatabase: 'moveAside', backups: {} })
-      expect(s.damage).not.toBeNull()
-      expect(s.damage!.error).toMatch(/not a database|malformed/)
-      expect(s.damage!.movedTo).toMatch(/service\.db\.damaged-\d{8}T\d{9}Z$/)
-      expect(readFileSync(s.damage!.movedTo).equals(bytes)).toBe(true)
-      expect(s.damage!.newestBackup?.name).toBe(backup.name)
-      expect((await fetch(`${s.url}/api/v1/agents`)).status).toBe(401) // serving, on a fresh db
-      await stop(s)
-      restoreBackup(dataDir, backup.name)
-      expect(countAgents(file)).toBe(1)
-    })
+      it(`${kind}, checked ${where}: moveAside keeps the damaged file, starts fresh, tells, and offers the newest backup`, async () => {
+        const { dataDir, file, backup } = await populated()
+        damage(file)
+        const bytes = readFileSync(file)
+        const s = await start(dataDir, { ...check, onDamagedDatabase: 'moveAside', backups: {} })
+        expect(s.damage).not.toBeNull()
+        expect(s.damage!.error).toMatch(/not a database|malformed/)
+        expect(s.damage!.movedTo).toMatch(/service\.db\.damaged-\d{8}T\d{9}Z$/)
+        expect(readFileSync(s.damage!.movedTo).equals(bytes)).toBe(true)
+        expect(s.damage!.newestBackup?.name).toBe(backup.name)
+        expect((await fetch(`${s.url}/api/v1/agents`)).status).toBe(401) // serving, on a fresh db
+        await stop(s)
+        restoreBackup(dataDir, backup.name)
+        expect(countAgents(file)).toBe(1)
+      })
+    }
   }
 })
 

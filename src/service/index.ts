@@ -16,6 +16,7 @@ import {
 import {
   BACKUP_EVERY_MS,
   BACKUP_KEEP,
+  checkLargeDatabase,
   DB_FILE,
   isDamage,
   listBackups,
@@ -74,6 +75,11 @@ export interface ServiceOptions {
    * 'moveAside' (renamed `service.db.damaged-<time>`, a fresh database started, `damage` set).
    */
   onDamagedDatabase?: 'fail' | 'moveAside'
+  /**
+   * From this size (service.db and its WAL) the file is checked on a worker thread before it is
+   * opened, not on the caller's (default 16 MiB; backup.ts checkLargeDatabase).
+   */
+  checkOnThreadFromBytes?: number
   /** Back up service.db at start and then every `everyMs` (default daily), keeping `keep` (7). */
   backups?: { keep?: number; everyMs?: number }
 }
@@ -90,17 +96,30 @@ export interface RunningService {
    * issues a session token. Used by the Local workspace.
    */
   localSession(input: { email: string; name: string }): Promise<{ token: string; user: UserStrict }>
-  /** Backs up now (null: unchanged since the newest backup). */
-  backupNow(): BackupInfo | null
+  /**
+   * Backs up now, on a worker thread, after any backup being made (null: unchanged since the
+   * newest backup).
+   */
+  backupNow(): Promise<BackupInfo | null>
+  /** Resolves once no backup is being made (the one at start, a daily one, or backupNow's). */
+  backupsDone(): Promise<void>
 }
 
 export const API_PREFIX = '/api/v1'
 const DAY = 24 * 60 * 60
 
-/** Opens service.db; a damaged one fails clearly, or is moved aside when asked. */
-function openOrRecover(opts: ServiceOptions, file: string): { db: Db; damage: DamageNotice | null } {
+/**
+ * Opens service.db (a large one checked on a worker thread first); a damaged one fails clearly, or
+ * is moved aside when asked.
+ */
+async function openOrRecover(
+  opts: ServiceOptions,
+  file: string
+): Promise<{ db: Db; damage: DamageNotice | null }> {
   try {
-    return { db: openDatabase(file, MIGRATIONS, opts.busyTimeoutMs), damage: null }
+    const checked = await checkLargeDatabase(file, opts.checkOnThreadFromBytes)
+    if (checked) opts.logger?.(`[service] ${file} was checked on a worker thread`)
+    return { db: openDatabase(file, MIGRATIONS, opts.busyTimeoutMs, checked), damage: null }
   } catch (e) {
     if (!isDamage(e)) throw e
     const why = e instanceof Error ? e.message : String(e)
@@ -134,7 +153,7 @@ export async function startService(opts: ServiceOptions): Promise<RunningService
   prepareDataDir(opts.dataDir)
   const file = join(opts.dataDir, DB_FILE)
   secureDbFiles(file)
-  const { db, damage } = openOrRecover(opts, file)
+  const { db, damage } = await openOrRecover(opts, file)
   secureDbFiles(file)
   if (damage) log(`[service] ${file} was damaged (${damage.error}); it was moved to ${damage.movedTo}`)
   const store = openStorage(db)
@@ -202,14 +221,19 @@ export async function startService(opts: ServiceOptions): Promise<RunningService
     return { user: publicUser(row), credential: { kind: 'apiToken' } }
   }
 
-  const backupNow = () => makeBackup(db, opts.dataDir, opts.backups?.keep ?? BACKUP_KEEP)
+  // One backup at a time: each waits for the one before (a failed one is logged, not passed on).
+  let backups: Promise<unknown> = Promise.resolve()
+  const backupNow = () => {
+    const next = backups.then(() => makeBackup(file, opts.dataDir, opts.backups?.keep ?? BACKUP_KEEP))
+    backups = next.catch(() => undefined)
+    return next
+  }
+  const backupsDone = () => backups.then(() => undefined)
   let timer: NodeJS.Timeout | null = null
   const backupQuietly = () => {
-    try {
-      backupNow()
-    } catch (e) {
+    backupNow().catch((e: unknown) => {
       log(`[service] backup failed: ${e instanceof Error ? e.message : String(e)}`)
-    }
+    })
   }
   if (opts.backups) {
     // Not right after a damaged file was moved aside: an empty copy would only push out a good one.
@@ -235,10 +259,12 @@ export async function startService(opts: ServiceOptions): Promise<RunningService
     })
   } catch (e) {
     if (timer) clearInterval(timer)
+    await backupsDone()
     db.close()
     throw e
   }
   const url = server.url
+  let closing: Promise<void> | null = null
   if (opts.logger) opts.logger(`[service] listening on ${url}${API_PREFIX} (data: ${opts.dataDir})`)
 
   return {
@@ -246,17 +272,23 @@ export async function startService(opts: ServiceOptions): Promise<RunningService
     port: server.port,
     damage,
     close: () =>
-      server.close(() => {
-        if (timer) clearInterval(timer)
-        try {
-          // Everything into service.db itself: the file alone is then the whole database.
-          db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
-        } catch (e) {
-          log(`[service] checkpoint on close failed: ${e instanceof Error ? e.message : String(e)}`)
-        }
-        db.close()
-      }),
+      (closing ??= server
+        .close(() => {
+          if (timer) clearInterval(timer)
+        })
+        .then(async () => {
+          // A backup being made reads the file: the caller may move it once close resolves.
+          await backupsDone()
+          try {
+            // Everything into service.db itself: the file alone is then the whole database.
+            db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
+          } catch (e) {
+            log(`[service] checkpoint on close failed: ${e instanceof Error ? e.message : String(e)}`)
+          }
+          db.close()
+        })),
     backupNow,
+    backupsDone,
     async localSession(input) {
       const email = input.email.trim()
       let row = store.users.byEmail(email)
