@@ -13,7 +13,8 @@
  * cache) included (in Electron every IPC answer waits that long; goal ≤ 50 ms), the parts of the
  * core path (the list's reading of the parsed body and zod alone, cache putList, API client
  * list), the cache-only read, and with `scale` the list at other sizes. Apart: the longest block
- * during lists from the Local workspace (`main.local.agents.block`), whose service runs in main.
+ * during lists from the Local workspace (`main.local.agents.block`), whose service runs in main,
+ * and during its start with the backup it makes then (`main.local.start.block`).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -45,12 +46,21 @@ async function time<T>(fn: () => Promise<T> | T): Promise<[number, T]> {
   return [performance.now() - t0, v]
 }
 
-/** Runs `fn` and returns the longest time the event loop was blocked meanwhile (ms). */
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/**
+ * Runs `fn` and returns the longest time the event loop was blocked meanwhile (ms). The histogram
+ * records a delay at its timer's next tick after it, and nothing at its first tick: so it gets
+ * ticks before `fn` starts and after it ends, else a block in `fn`'s first or last synchronous
+ * part (e.g. the cache write that ends a list) goes unseen.
+ */
 async function longestBlock<T>(fn: () => Promise<T>): Promise<[number, T]> {
   const h = monitorEventLoopDelay({ resolution: 1 })
   h.enable()
   try {
+    await sleep(5)
     const v = await fn()
+    await sleep(5)
     return [h.max / 1e6, v]
   } finally {
     h.disable()
@@ -59,9 +69,19 @@ async function longestBlock<T>(fn: () => Promise<T>): Promise<[number, T]> {
 
 type Call = <T>(channel: string, input: unknown) => Promise<T>
 
-/** A core on a fresh user-data folder (removed by `dispose`), and its calls (a failed answer throws). */
-function benchCore(name: string): { call: Call; keychain: Keychain; dispose(): Promise<void> } {
-  const userDataDir = mkdtempSync(join(tmpdir(), `agent-desk-bench-${name}-`))
+interface BenchCore {
+  call: Call
+  keychain: Keychain
+  userDataDir: string
+  /** Closes the core and removes its folder (unless `keepData`: a next core starts on it). */
+  dispose(keepData?: boolean): Promise<void>
+}
+
+/** A core on a fresh user-data folder (or `userDataDir`), and its calls (a failed answer throws). */
+function benchCore(
+  name: string,
+  userDataDir = mkdtempSync(join(tmpdir(), `agent-desk-bench-${name}-`))
+): BenchCore {
   const keychain = memoryKeychain()
   const core = createCore({
     userDataDir,
@@ -79,9 +99,10 @@ function benchCore(name: string): { call: Call; keychain: Keychain; dispose(): P
       return r.value as T
     },
     keychain,
-    async dispose() {
+    userDataDir,
+    async dispose(keepData = false) {
       await core.dispose()
-      rmSync(userDataDir, { recursive: true, force: true })
+      if (!keepData) rmSync(userDataDir, { recursive: true, force: true })
     }
   }
 }
@@ -146,23 +167,25 @@ async function measureList(
 /**
  * The longest block of main during lists from the Local workspace, whose service runs on main's
  * own event loop (as in the app): a core of its own starts it, `count` agents are seeded through
- * its API, and the first list (cache filled) and `runs` more are watched.
+ * its API, and the first list (cache filled) and `runs` more are watched. Then two more starts of
+ * the app on the same folder (a new core each), each until its backup is made: the first copies a
+ * changed database, the second an unchanged one (copied and compared in full).
  */
 async function measureLocalBlock(
   count: number,
   runs: number
-): Promise<{ block: number; firstBlock: number; ms: number[] }> {
-  const { call, keychain, dispose } = benchCore('local')
+): Promise<{ block: number; firstBlock: number; ms: number[]; startBlocks: number[]; startMs: number[] }> {
+  let core = benchCore('local')
   try {
-    const state = await call<{ profile?: { baseUrl: string }; user?: { id: string } }>(
+    const state = await core.call<{ profile?: { baseUrl: string }; user?: { id: string } }>(
       'session.startLocal',
       {}
     )
-    const token = await keychain.get('session:local')
+    const token = await core.keychain.get('session:local')
     if (!state.profile || !state.user || !token) throw new Error('the Local workspace did not start')
     await seedAccount(state.profile.baseUrl, { agents: count, session: { token, userId: state.user.id } })
     const list = async () => {
-      const r = await call<{ data: unknown[]; source: string }>('agents.list', {})
+      const r = await core.call<{ data: unknown[]; source: string }>('agents.list', {})
       if (r.source !== 'network' || r.data.length !== count)
         throw new Error('the Local workspace list failed')
     }
@@ -175,9 +198,23 @@ async function measureLocalBlock(
       ms.push(performance.now() - t0)
       block = Math.max(block, blocked)
     }
-    return { block, firstBlock, ms }
+    const startBlocks: number[] = []
+    const startMs: number[] = []
+    for (let r = 0; r < 2; r++) {
+      await core.dispose(true)
+      core = benchCore('local', core.userDataDir)
+      const t0 = performance.now()
+      const [blocked, listed] = await longestBlock(async () => {
+        await core.call('session.startLocal', {})
+        return core.call<{ backups: unknown[] }>('localWorkspace.backups', {})
+      })
+      startMs.push(performance.now() - t0)
+      startBlocks.push(blocked)
+      if (listed.backups.length !== 2) throw new Error('the Local workspace made no backup at start')
+    }
+    return { block, firstBlock, ms, startBlocks, startMs }
   } finally {
-    await dispose()
+    await core.dispose()
   }
 }
 
@@ -299,8 +336,19 @@ export async function runMainBench(options: MainBenchOptions = {}): Promise<Benc
       goal: 50,
       note: `first list (cache filled): ${l.firstBlock.toFixed(0)} ms; lists ${l.ms.map((x) => x.toFixed(0)).join('/')} ms`
     })
+    const startRow = (n: number, l: Awaited<ReturnType<typeof measureLocalBlock>>, id: string): BenchRow => ({
+      id,
+      name: `  longest block of main during a start of the Local workspace with ${n} agents, its backup included`,
+      value: Math.max(...l.startBlocks),
+      unit: 'ms',
+      goal: 50,
+      note: `changed / unchanged database: ${l.startBlocks.map((x) => x.toFixed(0)).join(' / ')} ms; start to backup made ${l.startMs.map((x) => x.toFixed(0)).join(' / ')} ms`
+    })
     const local = await measureLocalBlock(count, Math.min(runs, 3))
-    rows.push(localRow(count, local, 'main.local.agents.block'))
+    rows.push(
+      localRow(count, local, 'main.local.agents.block'),
+      startRow(count, local, 'main.local.start.block')
+    )
     for (const n of options.scale ?? []) {
       const s = n === count ? m : await measureList(service.url, profile.id, call, n, n >= 100_000 ? 3 : runs)
       rows.push(
@@ -323,7 +371,10 @@ export async function runMainBench(options: MainBenchOptions = {}): Promise<Benc
         }
       )
       const l = n === count ? local : await measureLocalBlock(n, n >= 100_000 ? 2 : 3)
-      rows.push(localRow(n, l, `scale.main.local.block.${n}`))
+      rows.push(
+        localRow(n, l, `scale.main.local.block.${n}`),
+        startRow(n, l, `scale.main.local.start.block.${n}`)
+      )
     }
     return rows
   } finally {
