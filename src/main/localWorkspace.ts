@@ -154,7 +154,7 @@ export class LocalWorkspace {
     const wasRunning = this.running !== null
     await this.stop()
     try {
-      const { movedAside } = restoreBackup(this.dataDir, name)
+      const { movedAside } = await restoreBackup(this.dataDir, name)
       this.damage = null
       return { ...(await this.backups()), movedAside }
     } finally {

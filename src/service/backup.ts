@@ -13,12 +13,11 @@
  * - A damaged database is never deleted: it is renamed `service.db.damaged-<time>` (with its
  *   -wal / -shm files) and the caller is told, with the newest backup to offer.
  */
-import { copyFileSync, existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs'
-import { rm } from 'node:fs/promises'
+import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs'
+import { copyFile, rm } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
-import Database from 'libsql'
 import { assertQuickCheck } from './db'
 import { PRIVATE_FILE_MODE, privateDir, secureDbFiles } from './files'
 
@@ -182,8 +181,13 @@ export const CHECK_ON_THREAD_BYTES = 16 * 1024 * 1024
 export async function checkLargeDatabase(file: string, fromBytes = CHECK_ON_THREAD_BYTES): Promise<boolean> {
   const size = (f: string) => (existsSync(f) ? statSync(f).size : 0)
   if (!existsSync(file) || size(file) + size(`${file}-wal`) < fromBytes) return false
-  assertQuickCheck(await onThread<{ quick_check?: unknown }[]>(CHECK_THREAD, { file }))
+  await checkOnThread(file)
   return true
+}
+
+/** Rejects unless `file` opens as SQLite and passes `PRAGMA quick_check` (run on a worker thread). */
+async function checkOnThread(file: string): Promise<void> {
+  assertQuickCheck(await onThread<{ quick_check?: unknown }[]>(CHECK_THREAD, { file }))
 }
 
 /**
@@ -243,30 +247,22 @@ export function moveAside(file: string, label: string, now = new Date()): string
   return target
 }
 
-/** Throws unless `file` opens as SQLite and passes quick_check. */
-export function checkDatabase(file: string): void {
-  const db = new Database(file)
-  try {
-    assertQuickCheck(db.prepare('PRAGMA quick_check').all() as { quick_check?: unknown }[])
-  } finally {
-    db.close()
-  }
-}
-
 /**
  * Puts a backup in place of service.db. The service must be stopped. The current database is
- * moved aside (`service.db.before-restore-<time>`), never deleted. Throws when the name is not
- * one of listBackups() or the backup itself is damaged (then nothing is changed).
+ * moved aside (`service.db.before-restore-<time>`), never deleted. Rejects when the name is not
+ * one of listBackups() or the backup itself is damaged (then nothing is changed). The backup is
+ * checked on a worker thread and copied by libuv's pool: a 60 MB one would hold the caller's
+ * thread for ~100 ms each.
  */
-export function restoreBackup(dataDir: string, name: string): { movedAside: string | null } {
+export async function restoreBackup(dataDir: string, name: string): Promise<{ movedAside: string | null }> {
   if (!NAME_RE.test(name) || !listBackups(dataDir).some((b) => b.name === name)) {
     throw new Error(`There is no backup named ${name}`)
   }
   const source = join(backupsDir(dataDir), name)
-  checkDatabase(source)
+  await checkOnThread(source)
   const file = join(dataDir, DB_FILE)
   const movedAside = existsSync(file) ? moveAside(file, 'before-restore') : null
-  copyFileSync(source, file)
+  await copyFile(source, file)
   secureDbFiles(file)
   return { movedAside }
 }

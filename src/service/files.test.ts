@@ -168,11 +168,11 @@ describe('backups (item 22)', () => {
     const backup = (await s.backupNow())!
     await u.api.post('/agents', { ...agent, name: 'After backup' })
     await stop(s)
-    const { movedAside } = restoreBackup(dataDir, backup.name)
+    const { movedAside } = await restoreBackup(dataDir, backup.name)
     expect(movedAside).toMatch(/service\.db\.before-restore-\d{8}T\d{9}Z$/)
     expect(countAgents(movedAside!)).toBe(2)
     expect(countAgents(join(dataDir, 'service.db'))).toBe(1)
-    expect(() => restoreBackup(dataDir, '../service.db')).toThrow(/no backup named/)
+    await expect(restoreBackup(dataDir, '../service.db')).rejects.toThrow(/no backup named/)
     const again = await start(dataDir)
     const list = await fetch(`${again.url}/api/v1/agents`, {
       headers: { authorization: `Bearer ${u.token}` }
@@ -251,11 +251,25 @@ describe('damaged service.db (item 22)', () => {
         expect(s.damage!.newestBackup?.name).toBe(backup.name)
         expect((await fetch(`${s.url}/api/v1/agents`)).status).toBe(401) // serving, on a fresh db
         await stop(s)
-        restoreBackup(dataDir, backup.name)
+        await restoreBackup(dataDir, backup.name)
         expect(countAgents(file)).toBe(1)
       })
     }
   }
+
+  it('a damaged backup is not restored, and nothing is changed', async () => {
+    for (const [kind, damage] of Object.entries(damages)) {
+      const { dataDir, file, backup } = await populated()
+      damage(join(backupsDir(dataDir), backup.name))
+      const bytes = readFileSync(file)
+      await expect(restoreBackup(dataDir, backup.name), kind).rejects.toThrow(/not a database|malformed/)
+      expect(readFileSync(file).equals(bytes), kind).toBe(true)
+      expect(
+        readdirSync(dataDir).filter((n) => n.includes('before-restore')),
+        kind
+      ).toEqual([])
+    }
+  })
 })
 
 describe('a data folder the CLI cannot use (item 22)', () => {
