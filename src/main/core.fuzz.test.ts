@@ -216,7 +216,9 @@ async function expectTyped(channel: string, input: unknown): Promise<void> {
     expect(KINDS.has(e.kind), `${channel}: kind ${e.kind}`).toBe(true)
     expect(typeof e.message).toBe('string')
     expect(e.message.length).toBeGreaterThan(0)
-    expect(e.kind, `${channel} answered internal: ${e.message}`).not.toBe('internal')
+    // With what main logged (the unexpected error's stack), so a failure seen once can be traced.
+    const why = logged.slice(before).join('\n')
+    expect(e.kind, `${channel} answered internal: ${e.message}\n${why}`).not.toBe('internal')
     expect(e.status ?? 0, `${channel}: the server answered ${e.status}: ${e.message}`).toBeLessThan(500)
   } else {
     // The answer crosses IPC: it must be structured-clone-able plain data.
