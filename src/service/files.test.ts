@@ -61,6 +61,16 @@ const countAgents = (file: string) => {
 }
 const agent = { name: 'Kept', type: 'REACT', llm: { provider: 'p', model: 'm' } }
 
+/** A service making backups (the copy at start made), a user of it and one agent. */
+async function backedUpWithAgent(userName: string) {
+  const dataDir = temp()
+  const s = await start(dataDir, { backups: {} })
+  await s.backupsDone() // the copy at start, before the changes the caller makes
+  const u = await signUp(`${s.url}/api/v1`, userName)
+  await u.api.post('/agents', agent)
+  return { dataDir, s, u }
+}
+
 describe.runIf(posix)('file modes (item 9)', () => {
   it('creates the data folder 0700 and service.db, -wal and -shm 0600', async () => {
     const dataDir = join(temp(), 'nested', 'data')
@@ -124,11 +134,7 @@ describe('backups (item 22)', () => {
   })
 
   it('makes the copy on a worker thread, and close waits for a copy being made', async () => {
-    const dataDir = temp()
-    const s = await start(dataDir, { backups: {} })
-    await s.backupsDone() // the copy at start, before the changes below
-    const u = await signUp(`${s.url}/api/v1`, 'Threaded')
-    await u.api.post('/agents', agent)
+    const { dataDir, s, u } = await backedUpWithAgent('Threaded')
     let made: BackupInfo | null | undefined
     const backup = s.backupNow().then((b) => (made = b))
     // Made on this thread, the copy would be done before the event loop turned once.
@@ -160,11 +166,7 @@ describe('backups (item 22)', () => {
   })
 
   it('restores a backup, moving the current database aside (never deleted)', async () => {
-    const dataDir = temp()
-    const s = await start(dataDir, { backups: {} })
-    await s.backupsDone() // the copy at start, before the changes below
-    const u = await signUp(`${s.url}/api/v1`, 'Restorer')
-    await u.api.post('/agents', agent)
+    const { dataDir, s, u } = await backedUpWithAgent('Restorer')
     const backup = (await s.backupNow())!
     await u.api.post('/agents', { ...agent, name: 'After backup' })
     await stop(s)
@@ -183,11 +185,7 @@ describe('backups (item 22)', () => {
 
 /** A service.db with one user and one agent, a backup of it, and the file's bytes. */
 async function populated() {
-  const dataDir = temp()
-  const s = await start(dataDir, { backups: {} })
-  await s.backupsDone() // the copy at start, before the changes below
-  const u = await signUp(`${s.url}/api/v1`, 'Damaged')
-  await u.api.post('/agents', agent)
+  const { dataDir, s, u } = await backedUpWithAgent('Damaged')
   for (let i = 0; i < 200; i++)
     await u.api.post('/documents', { name: `d${i}`.repeat(50), type: 'TXT', url: 'u' })
   const backup = (await s.backupNow())!
