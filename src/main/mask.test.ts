@@ -83,6 +83,29 @@ describe('items checked already', () => {
     expect(JSON.stringify(again)).not.toContain(TOKEN)
   })
 
+  it('marks only the object itself: no copy of it carries the mark, and JSON and its keys do not show it', () => {
+    const item = { id: 'a', name: 'Agent', tags: [{ id: 't' }] }
+    markChecked([item], [TOKEN])
+    expect(isChecked(item, [TOKEN])).toBe(true)
+    // An object made from a marked one may have gained a secret: it must be walked.
+    const copies = [
+      { ...item },
+      Object.assign({}, item),
+      structuredClone(item),
+      JSON.parse(JSON.stringify(item))
+    ]
+    expect(copies.map((c) => isChecked(c, [TOKEN]))).toEqual([false, false, false, false])
+    expect(JSON.stringify(item)).toBe('{"id":"a","name":"Agent","tags":[{"id":"t"}]}')
+    expect(Object.keys(item)).toEqual(['id', 'name', 'tags'])
+    // Marked again for other secrets (a new session), it answers for those.
+    markChecked(item, ['another-secret-value'])
+    expect([isChecked(item, [TOKEN]), isChecked(item, ['another-secret-value'])]).toEqual([false, true])
+    // A frozen object is left unmarked (and walked), not an error.
+    const frozen = Object.freeze({ id: 'f' })
+    markChecked([frozen], [TOKEN])
+    expect(isChecked(frozen, [TOKEN])).toBe(false)
+  })
+
   it('marks an array’s elements, or a value itself; nothing without a usable secret', () => {
     const a = { id: 'a' }
     const b = { id: 'b' }

@@ -40,9 +40,13 @@ export function jsonMayHold(text: string, secrets: readonly (string | null | und
  * whose text could not hold one (`jsonMayHold` false; api/transport.ts marks them). Lists keep
  * such items as they came (api/endpoints.ts), so a list's answer holds the very objects, and a
  * walk meets a list item it need not enter (~5 µs an agent, ~50 ms a 10,000-agent list) as an
- * element of an array. Kept beside the value, as the secrets' text it was checked for.
+ * element of an array. The mark is the secrets' text it was checked for, in a property of the
+ * object under this symbol, not enumerable: a copy (spread, `Object.assign`, a structured clone
+ * for IPC), JSON and `Object.keys` never carry or show it, so an object made from a marked one is
+ * walked. (It was a WeakMap: each list of 100,000 items left 100,000 ephemerons for the collector,
+ * and its full collections held main ~30–40 ms longer; a property costs it nothing.)
  */
-const checked = new WeakMap<object, string>()
+const CHECKED = Symbol('checked for secrets')
 const secretsKey = (list: readonly string[]) => list.join('\n')
 
 /**
@@ -54,12 +58,14 @@ export function markChecked(data: unknown, secrets: readonly (string | null | un
   if (list.length === 0) return
   const key = secretsKey(list)
   for (const item of Array.isArray(data) ? data : [data]) {
-    if (typeof item === 'object' && item !== null) checked.set(item, key)
+    if (typeof item === 'object' && item !== null && Object.isExtensible(item))
+      Object.defineProperty(item, CHECKED, { value: key, writable: true, configurable: true })
   }
 }
 
 /** An array element the walk need not enter: marked as checked for these secrets (their key). */
-const skip = (v: unknown, key: string) => typeof v === 'object' && v !== null && checked.get(v) === key
+const skip = (v: unknown, key: string) =>
+  typeof v === 'object' && v !== null && (v as { [CHECKED]?: unknown })[CHECKED] === key
 
 /** Whether `value` was marked as holding none of `secrets` (markChecked). */
 export function isChecked(value: unknown, secrets: readonly (string | null | undefined)[]): boolean {
@@ -68,7 +74,7 @@ export function isChecked(value: unknown, secrets: readonly (string | null | und
 
 /**
  * Masks strings and keys, deep; `min` is the shortest secret's length (shorter text holds none),
- * `marked` the secrets' key in `checked`.
+ * `marked` the secrets' key a checked item is marked with.
  */
 function maskWith(value: unknown, secrets: readonly string[], min: number, marked: string): unknown {
   if (typeof value === 'string') {
