@@ -62,8 +62,8 @@ describe('benchmark figures', () => {
   it('derives the growth of the cost per item from 10,000 to 100,000', () => {
     const rows: BenchRow[] = [
       { id: 'scale.cache.agents.cold.1000', name: '', value: 10, unit: 'ms' },
-      { id: 'scale.cache.agents.cold.10000', name: '', value: 90, unit: 'ms' },
-      { id: 'scale.cache.agents.cold.100000', name: '', value: 1350, unit: 'ms' },
+      { id: 'scale.cache.agents.cold.10000', name: '', value: 90, unit: 'ms', floor: 80 },
+      { id: 'scale.cache.agents.cold.100000', name: '', value: 1350, unit: 'ms', floor: 1040 },
       { id: 'scale.main.agents.block.10000', name: '', value: 30, unit: 'ms' },
       { id: 'scale.main.agents.block.100000', name: '', value: 300, unit: 'ms' },
       { id: 'scale.main.agents.list.10000', name: '', value: 900, unit: 'ms' }
@@ -71,6 +71,7 @@ describe('benchmark figures', () => {
     const growth = growthRows(rows)
     expect(growth.map((g) => g.id)).toEqual(['scale.cache.agents.cold.growth'])
     expect(growth[0]?.value).toBeCloseTo(1.5)
+    expect(growth[0]?.note).toBe('the floor’s: 1.30×')
     expect(meetsGoal(growth[0] as BenchRow)).toBe(false)
   })
 

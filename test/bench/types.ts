@@ -32,6 +32,8 @@ export interface BenchFigure {
   better: 'lower' | 'higher'
   goal: number | null
   name: string
+  /** What the figure is read beside (the floor's definition, its runs, the floor's own growth). */
+  note?: string
 }
 
 export function ratioOf(r: BenchRow): number | undefined {
@@ -56,7 +58,8 @@ export function toFigure(r: BenchRow & { id: string }): BenchFigure {
     ratio: ratio !== undefined ? round(ratio, 3) : null,
     better: r.better ?? 'lower',
     goal: r.goal ?? null,
-    name: r.name.trim()
+    name: r.name.trim(),
+    ...(r.note ? { note: r.note } : {})
   }
 }
 
@@ -120,24 +123,30 @@ export const interquartileMean = (xs: number[]): number => {
 /** `scale.<figure>.growth`: cost per item at 100,000 over the cost per item at 10,000. */
 export function growthRows(rows: BenchRow[]): BenchRow[] {
   const out: BenchRow[] = []
-  const byFigure = new Map<string, Map<number, number>>()
+  const byFigure = new Map<string, Map<number, BenchRow>>()
   for (const r of rows) {
     const m = r.id?.match(/^scale\.(.+)\.(\d+)$/)
     if (!m || r.unit !== 'ms' || /\.block$/.test(m[1] as string)) continue
-    const sizes = byFigure.get(m[1] as string) ?? new Map<number, number>()
-    sizes.set(Number(m[2]), r.value)
+    const sizes = byFigure.get(m[1] as string) ?? new Map<number, BenchRow>()
+    sizes.set(Number(m[2]), r)
     byFigure.set(m[1] as string, sizes)
   }
   for (const [figure, sizes] of byFigure) {
     const small = sizes.get(10_000)
     const large = sizes.get(100_000)
     if (small === undefined || large === undefined) continue
+    const growth = (a: number, b: number) => b / 100_000 / (a / 10_000)
+    // The floor's own growth, where both sizes have one: how much of it is the machine's.
+    const floors = small.floor !== undefined && large.floor !== undefined
     out.push({
       id: `scale.${figure}.growth`,
       name: `${figure}: cost per item at 100,000 / at 10,000`,
-      value: large / 100_000 / (small / 10_000),
+      value: growth(small.value, large.value),
       unit: '×',
-      goal: 1.2
+      goal: 1.2,
+      ...(floors
+        ? { note: `the floor’s: ${growth(small.floor as number, large.floor as number).toFixed(2)}×` }
+        : {})
     })
   }
   return out
