@@ -44,7 +44,7 @@ export function jsonMayHold(text: string, secrets: readonly (string | null | und
  * object under this symbol, not enumerable: a copy (spread, `Object.assign`, a structured clone
  * for IPC), JSON and `Object.keys` never carry or show it, so an object made from a marked one is
  * walked. (It was a WeakMap: each list of 100,000 items left 100,000 ephemerons for the collector,
- * and its full collections held main ~30–40 ms longer; a property costs it nothing.)
+ * and its full collections held main ~30–40 ms longer; a property adds no such work.)
  */
 const CHECKED = Symbol('checked for secrets')
 const secretsKey = (list: readonly string[]) => list.join('\n')
