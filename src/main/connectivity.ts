@@ -24,7 +24,8 @@ export interface ConnectivityOptions {
 export class ConnectivityMonitor {
   private state: Connectivity = { online: true, lastSyncedAt: null }
   private timer: ReturnType<typeof setTimeout> | null = null
-  private probing = false
+  /** The probe under way, if any: whoever asks meanwhile waits for it instead of starting another. */
+  private probing: Promise<void> | null = null
   private stopped = false
   /** Failed probes in a row, and the wait a 429/503 asked for (ms). */
   private failures = 0
@@ -77,8 +78,16 @@ export class ConnectivityMonitor {
     this.schedule()
   }
 
-  /** Probes now (the user asked to reconnect). Returns the state afterwards. */
+  /**
+   * Probes now (the user asked to reconnect). Returns the state afterwards. A periodic probe under
+   * way may have been sent before the server came back: it is waited for, and unless it reached
+   * the server another is sent (answering with the state it left would say "offline" again).
+   */
   async probeNow(): Promise<Connectivity> {
+    if (this.probing) {
+      await this.probing
+      if (this.state.online) return this.get()
+    }
     await this.runProbe()
     return this.get()
   }
@@ -105,9 +114,14 @@ export class ConnectivityMonitor {
     this.timer.unref?.()
   }
 
-  private async runProbe(): Promise<void> {
-    if (this.probing) return
-    this.probing = true
+  private runProbe(): Promise<void> {
+    this.probing ??= this.probeOnce().finally(() => {
+      this.probing = null
+    })
+    return this.probing
+  }
+
+  private async probeOnce(): Promise<void> {
     try {
       await this.probe()
       this.markOnline()
@@ -125,8 +139,6 @@ export class ConnectivityMonitor {
       }
       // Any other answer (even an error) means the server is reachable.
       else this.markOnline()
-    } finally {
-      this.probing = false
     }
   }
 
