@@ -1,14 +1,11 @@
 /**
- * The rules for unclear write outcomes and for waiting: back-off, Retry-After, the checks that
- * find a created item or an applied update, and the connectivity probe backing off against a real
- * server that answers 503 with Retry-After.
+ * The rules for unclear write outcomes and for waiting: back-off, Retry-After, and the checks that
+ * find a created item or an applied update. (The connectivity probe's back-off against a real
+ * server: connectivity.test.ts.)
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { AppError } from '../../shared/errors'
-import { startScriptedServer, type ScriptedServer } from '../../../test/servers/scriptedServer'
-import { createApiClient, memoryCapabilityStore } from '../api/client'
-import { ConnectivityMonitor } from '../connectivity'
 import {
   backoffMs,
   findCreated,
@@ -80,73 +77,5 @@ describe('finding out what an unclear write did', () => {
     )
     expect(patchApplied({ name: 'A', description: 'd' }, { name: 'A', description: 'e' })).toBe(false)
     expect(patchApplied({ name: 'A' }, {})).toBe(false)
-  })
-})
-
-describe('the connectivity probe against a server that asks to wait', () => {
-  let s: ScriptedServer
-  beforeAll(async () => {
-    s = await startScriptedServer()
-  })
-  afterAll(() => s.close())
-
-  it('backs off exponentially, never sooner than Retry-After, and says when it tries again', async () => {
-    const c = createApiClient({
-      baseUrl: s.url,
-      getToken: () => 'tok',
-      capabilities: memoryCapabilityStore(),
-      getRetries: 0
-    })
-    const monitor = new ConnectivityMonitor({
-      intervalMs: 1000,
-      maxIntervalMs: 60_000,
-      random: () => 0.5,
-      onChange: () => undefined,
-      onOnline: () => undefined
-    })
-    monitor.reset(null, async () => {
-      await c.tools.list()
-    })
-    // Nothing listening: probed at the base rate (nobody is loaded by a refused connection).
-    const refused = new ConnectivityMonitor({
-      intervalMs: 1000,
-      random: () => 0.5,
-      onChange: () => undefined,
-      onOnline: () => undefined
-    })
-    refused.reset(null, () =>
-      createApiClient({
-        baseUrl: 'http://127.0.0.1:9',
-        getToken: () => 't',
-        capabilities: memoryCapabilityStore(),
-        getRetries: 0
-      })
-        .tools.list()
-        .then(() => undefined)
-    )
-    await refused.probeNow()
-    await refused.probeNow()
-    expect(refused.get().online).toBe(false)
-    expect(refused.nextDelayMs()).toBe(1000)
-    refused.stop()
-
-    s.queue.push('destroy', 'destroy', 'destroy')
-    await monitor.probeNow()
-    expect(monitor.nextDelayMs()).toBe(1000)
-    await monitor.probeNow()
-    expect(monitor.nextDelayMs()).toBe(2000)
-    await monitor.probeNow()
-    expect(monitor.nextDelayMs()).toBe(4000)
-
-    s.queue.push({ status: 503, headers: { 'Retry-After': '20' }, body: '' })
-    await monitor.probeNow()
-    expect(monitor.get().online).toBe(false)
-    expect(monitor.nextDelayMs()).toBe(20_000)
-    expect(monitor.get().lastError).toMatch(/try again in 20 s/)
-
-    s.queue.push(s.json(200, { success: true, data: [] }))
-    expect((await monitor.probeNow()).online).toBe(true)
-    expect(monitor.nextDelayMs()).toBe(1000)
-    monitor.stop()
   })
 })
