@@ -109,6 +109,7 @@ beforeAll(async () => {
     'outbox.discard': byId('ob-none'),
     'outbox.resolve': { id: 'ob-none', action: 'takeServer' },
     'calls.cancel': { callId: 'call-none' },
+    'answers.next': { id: 'no-such-answer' },
     'settings.get': undefined,
     'settings.set': { theme: 'dark' },
     'updates.check': undefined,

@@ -10,6 +10,7 @@
 import { z } from 'zod'
 import { ipcInputRefusal, LARGE_INPUT_CHANNELS } from '../shared/bounds'
 import { AppError, issuesToFields, type AppErrorData } from '../shared/errors'
+import { AnswerPieces } from './answerPieces'
 import { CallRegistry, cancelledError, runInCall } from './callContext'
 import {
   CallId,
@@ -55,6 +56,10 @@ export interface CoreOptions {
   probeIntervalMs?: number
   /** A request pending this long makes the connectivity "slow" (not answering). Default 5000. */
   slowAfterMs?: number
+  /** Items in one piece of a long list's answer (answerPieces.ts). Default 1,000. */
+  answerPieceItems?: number
+  /** A long list's answer waiting this long for its next piece to be asked is dropped. Default 60,000. */
+  answerIdleMs?: number
   /** Where unexpected errors are logged. Default: console.error. */
   log?: (message: string, err?: unknown) => void
   /** Settings and updates; default: settings.json in userDataDir, the feed at AGENT_DESK_UPDATE_URL. */
@@ -117,6 +122,10 @@ export function createCore(opts: CoreOptions): Core {
   /** The token to mask (set once the session manager exists). */
   let currentToken: () => string | null | undefined = () => null
   const calls = new CallRegistry()
+  const pieces = new AnswerPieces({
+    ...(opts.answerPieceItems !== undefined ? { pieceItems: opts.answerPieceItems } : {}),
+    ...(opts.answerIdleMs !== undefined ? { idleMs: opts.answerIdleMs } : {})
+  })
 
   const emit = <E extends EventName>(event: E, payload: IpcEvents[E]) => {
     if (disposed) return
@@ -156,7 +165,10 @@ export function createCore(opts: CoreOptions): Core {
     local,
     fetchTimeoutMs,
     ...(opts.writeTimeoutMs ? { writeTimeoutMs: opts.writeTimeoutMs } : {}),
-    onChange: (state) => emit('session.changed', state),
+    onChange: (state) => {
+      pieces.keepOnly(session.current())
+      emit('session.changed', state)
+    },
     events: bus,
     connectivity: () => connectivity.get(),
     onRequest: () => connectivity.requestStarted(),
@@ -205,7 +217,8 @@ export function createCore(opts: CoreOptions): Core {
    */
   async function sanitize(channel: string, value: unknown): Promise<unknown> {
     if (value === undefined) return null
-    if (TOKEN_CHANNELS.has(channel)) return value
+    // A piece of a long list was masked with the whole answer, for the same token (answerPieces.ts).
+    if (TOKEN_CHANNELS.has(channel) || channel === 'answers.next') return value
     return logged(`the answer to ${channel}`, value, await maskSecretsInSteps(value, [currentToken()]))
   }
 
@@ -280,6 +293,7 @@ export function createCore(opts: CoreOptions): Core {
       local,
       fetchTimeoutMs,
       cancelCall: (id) => calls.cancel(id),
+      pieces,
       lease: async () => {
         const s = await session.acquire()
         leases.push(s)
@@ -290,7 +304,9 @@ export function createCore(opts: CoreOptions): Core {
     try {
       await session.init()
       const value = await handler(parsed.data, ctx)
-      return { ok: true, value: await sanitize(channel, value) }
+      // A long list leaves in pieces (answerPieces.ts): Electron serialises each reply on main.
+      const owner = session.current()
+      return pieces.reply(await sanitize(channel, value), owner, owner?.token ?? null)
     } catch (e) {
       return { ok: false, error: toErrorData(e, channel) }
     } finally {
@@ -325,6 +341,7 @@ export function createCore(opts: CoreOptions): Core {
       connectivity.stop()
       await sync.stop()
       listeners.clear()
+      pieces.clear()
       await session.dispose()
       await local.close()
     }

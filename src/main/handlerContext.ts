@@ -1,5 +1,6 @@
 /** What every IPC handler is given: the session, profiles, cache, sync and desktop services. */
 import type { Channel, ChannelParsedInput, ChannelResult, AppInfo } from '../shared/ipc'
+import type { AnswerPieces } from './answerPieces'
 import type { CachedApi } from './cachedApi'
 import type { ConnectivityMonitor } from './connectivity'
 import type { ProfileRegistry } from './profiles'
@@ -24,6 +25,8 @@ export interface HandlerContext {
   local: LocalWorkspace
   /** Deadline of one request (a copy's sign-in to its target). */
   fetchTimeoutMs: number
+  /** Long lists' answers waiting to leave main in pieces (answers.next). */
+  pieces: AnswerPieces
   /** Aborts the running call with this id (calls.cancel); false when none runs. */
   cancelCall(id: string): boolean
   /** The signed-in session for this call (released by the core when the handler returns). */

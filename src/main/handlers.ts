@@ -94,6 +94,10 @@ export const handlers: Handlers = {
     return ctx.connectivity.get()
   },
   'calls.cancel': async ({ callId }, ctx) => ({ cancelled: ctx.cancelCall(callId) }),
+  'answers.next': async ({ id }, ctx) => {
+    const s = ctx.session.current()
+    return ctx.pieces.next(id, s, s?.token ?? null)
+  },
   'capabilities.get': async (_i, ctx) => {
     const s = ctx.session.current()
     return s ? capabilityStoreFor(ctx.profiles, s.profile.id).all() : {}

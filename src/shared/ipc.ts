@@ -34,6 +34,8 @@ export * from './results'
 import {
   OUTBOX_RESOLUTIONS,
   type AboutInfo,
+  type AnswerMore,
+  type AnswerPiece,
   type AppInfo,
   type Capabilities,
   type Connectivity,
@@ -120,6 +122,12 @@ export const ipcContract = {
    * call runs (it already finished). A write cancelled after it was sent may still be done.
    */
   'calls.cancel': op<{ cancelled: boolean }>()(z.object({ callId: CallId }).strict()),
+  /**
+   * The next piece of a long list's answer (the reply's `more.id`): the preload gathers them, so a
+   * page never calls this. Kind 'not_found' once the answer is gone (taken, a minute unasked, or
+   * another session began): the list is asked for again.
+   */
+  'answers.next': op<AnswerPiece>()(z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) }).strict()),
 
   ...crud<Agent>()('agents', AgentCreate, 'update', AgentUpdate),
   ...crud<Document>()('documents', DocumentCreate, 'rename', DocumentUpdate),
@@ -199,7 +207,7 @@ export type ChannelResult<C extends Channel> = IpcContract[C]['result']
 export const CHANNELS = Object.keys(ipcContract) as Channel[]
 
 /** What crosses the wire for every invoke: errors are data, so their kind and fields survive IPC. */
-export type IpcReply<T> = { ok: true; value: T } | { ok: false; error: AppErrorData }
+export type IpcReply<T> = { ok: true; value: T; more?: AnswerMore } | { ok: false; error: AppErrorData }
 
 /** IPC channel name on the wire (namespaced so nothing else can collide). */
 export const wireChannel = (c: Channel) => `agent-desk:${c}`
@@ -277,6 +285,9 @@ export function buildDeskApi(
   subscribe: (event: string, listener: (payload: unknown) => void) => () => void,
   startHash?: string
 ): unknown {
+  type Reply =
+    | { ok: true; value: unknown; more?: { id: string; count: number } }
+    | { ok: false; error: { kind: string; message: string } }
   const api: Record<string, unknown> = {}
   for (const channel of channels) {
     const dot = channel.indexOf('.')
@@ -285,15 +296,28 @@ export function buildDeskApi(
     const group = (api[ns] ??= {}) as Record<string, unknown>
     group[name] = async (input?: unknown, call?: { id?: unknown }) => {
       const callId = call && typeof call.id === 'string' ? call.id : undefined
-      const reply = (await (callId === undefined
+      let reply = (await (callId === undefined
         ? invoke(channel, input)
-        : invoke(channel, input, callId))) as
-        { ok: true; value: unknown } | { ok: false; error: { kind: string; message: string } }
-      if (reply.ok) return reply.value
-      const err = new Error(reply.error.message) as Error & Record<string, unknown>
-      err.name = 'AppError'
-      Object.assign(err, reply.error)
-      throw err
+        : invoke(channel, input, callId))) as Reply
+      // A long list comes in pieces (AnswerMore): the rest is gathered here, one piece a message.
+      let whole: { value: unknown; data: unknown[]; id: string } | undefined
+      for (;;) {
+        if (!reply.ok) {
+          const err = new Error(reply.error.message) as Error & Record<string, unknown>
+          err.name = 'AppError'
+          Object.assign(err, reply.error)
+          throw err
+        }
+        if (!whole) {
+          if (!reply.more) return reply.value
+          whole = { value: reply.value, data: (reply.value as { data: unknown[] }).data, id: reply.more.id }
+        } else {
+          const piece = reply.value as { items: unknown[]; done: boolean }
+          for (const item of piece.items) whole.data.push(item)
+          if (piece.done) return whole.value
+        }
+        reply = (await invoke('answers.next', { id: whole.id })) as Reply
+      }
     }
   }
   api.on = (event: string, listener: (payload: unknown) => void) => {

@@ -131,3 +131,20 @@ export interface AboutInfo {
 }
 
 export type Unlink = { ok: true }
+
+/**
+ * A long list's answer comes in pieces (main serialises each one for IPC on its own event loop:
+ * 100,000 items at once would hold it ~200 ms). The first piece is the reply's value, with
+ * `more` beside it; the preload asks `answers.next` for the rest and hands the page the whole list.
+ */
+export interface AnswerMore {
+  /** What `answers.next` is asked with. */
+  id: string
+  /** The list's length (all pieces). */
+  count: number
+}
+/** One further piece of a long list (`answers.next`); `done` on the last one. */
+export interface AnswerPiece {
+  items: unknown[]
+  done: boolean
+}

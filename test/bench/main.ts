@@ -4,7 +4,9 @@
  * A user with 10,000 agents is seeded through the embedded service's API (service in a child
  * process). The app core (`createCore`) signs in to it as a remote profile; then, in the same
  * run and interleaved, we time:
- * - `core.invoke('agents.list')`: fetch + tolerant zod validation + cache write (+ IPC sanitising);
+ * - `agents.list` through the window API as the preload builds it (buildDeskApi), each call a task
+ *   of its own and each reply serialised as Electron's IPC does on main (a long list in pieces:
+ *   src/main/answerPieces.ts): fetch + tolerant zod validation + cache write + IPC sanitising;
  *   the list does not change between the runs, so from the second run on the cache takes the same
  *   answer as stored (api/answerDigest.ts) and the first run's full compare is reported apart;
  * - a raw `fetch` + `JSON.parse` of the same endpoint (the reference).
@@ -26,6 +28,8 @@ import { createCore } from '../../src/main/core'
 import { memoryKeychain, type Keychain } from '../../src/main/keychain'
 import { openOfflineStore } from '../../src/main/offline/index'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
+import { serialize } from 'node:v8'
+import { buildDeskApi, CHANNELS, EVENT_NAMES } from '../../src/shared/ipc'
 import { closeSeedConnections, seedAccount, startBenchService, type SeedResult } from './seed'
 import { median, runAsScript, type BenchRow } from './types'
 
@@ -92,11 +96,28 @@ function benchCore(
     fetchTimeoutMs: 120_000,
     log: () => {}
   })
+  // The window API over the core as the preload builds it. As in Electron, each call reaches main
+  // as a task of its own (a message), and main serialises each reply (V8's serializer, as
+  // v8.serialize): that is main's work too, and a block.
+  const api = buildDeskApi(
+    CHANNELS,
+    EVENT_NAMES,
+    async (channel, input) => {
+      await new Promise((resolve) => setImmediate(resolve))
+      const reply = await core.invoke(channel, input)
+      serialize(reply)
+      return reply
+    },
+    () => () => undefined
+  ) as Record<string, Record<string, (input: unknown) => Promise<unknown>>>
   return {
     call: async <T>(channel: string, input: unknown): Promise<T> => {
-      const r = await core.invoke(channel, input)
-      if (!r.ok) throw new Error(`${channel}: ${r.error.message}`)
-      return r.value as T
+      const [ns = '', op = ''] = channel.split('.')
+      const fn = api[ns]?.[op]
+      if (!fn) throw new Error(`no channel ${channel}`)
+      return (await fn(input).catch((e: Error) => {
+        throw new Error(`${channel}: ${e.message}`)
+      })) as T
     },
     keychain,
     userDataDir,

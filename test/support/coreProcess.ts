@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import type { Readable } from 'node:stream'
+import { wholeReply } from './wholeReply'
 import type { Channel, ChannelInput, ChannelResult, IpcReply } from '../../src/shared/ipc'
 
 const SCRIPT = fileURLToPath(new URL('./coreChild.ts', import.meta.url))
@@ -89,7 +90,7 @@ export async function startCoreProcess(
     pid: child.pid ?? -1,
     invoke,
     async call(channel, input) {
-      const r = await invoke(channel, input)
+      const r = await wholeReply(await invoke(channel, input), invoke)
       if (!r.ok) throw new Error(`${channel} failed: ${r.error.kind}: ${r.error.message}`)
       return r.value as ChannelResult<typeof channel>
     },

@@ -19,6 +19,7 @@ import {
 import { createCore, type Core, type CoreOptions } from '../../src/main/core'
 import { memoryKeychain, type Keychain } from '../../src/main/keychain'
 import { startService } from '../../src/service'
+import { wholeReply } from './wholeReply'
 
 export function tempDir(prefix = 'agent-desk-main-'): string {
   return mkdtempSync(join(tmpdir(), prefix))
@@ -70,7 +71,7 @@ export function testCore(
     opened,
     transcript,
     async call(channel, input) {
-      const r = await core.invoke(channel, input)
+      const r = await wholeReply(await core.invoke(channel, input), (c, i) => core.invoke(c, i))
       transcript.push(JSON.stringify(r))
       if (!r.ok) throw new Error(`${channel} failed: ${r.error.kind}: ${r.error.message}`)
       return r.value as ChannelResult<typeof channel>

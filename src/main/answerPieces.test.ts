@@ -1,0 +1,170 @@
+/**
+ * Long lists leave main in pieces (answerPieces.ts), against the embedded service on 127.0.0.1:
+ * - a list longer than a piece answers its first piece with `more`; `answers.next` gives the rest
+ *   in order, then the answer is gone;
+ * - the window API (buildDeskApi, as the preload and the harness build it) hands the page the whole
+ *   list, the same as one answer would;
+ * - a waiting answer is dropped when another session begins (or its token changes), when unasked for too long, and when
+ *   more answers wait than are kept; it answers kind 'not_found' then;
+ * - short lists and other answers go out as they are.
+ */
+import { afterEach, describe, expect, it } from 'vitest'
+import { startService } from '../service'
+import type { Agent } from '../shared/agent'
+import {
+  buildDeskApi,
+  CHANNELS,
+  EVENT_NAMES,
+  type AnswerMore,
+  type AnswerPiece,
+  type DeskApi,
+  type Read
+} from '../shared/ipc'
+import { deskApiOver, signedUp, tempDir, testCore, type TestCore } from '../../test/support/mainCore'
+import { AnswerPieces } from './answerPieces'
+
+const cleanup: (() => Promise<void>)[] = []
+afterEach(async () => {
+  while (cleanup.length) await cleanup.pop()?.()
+})
+
+const llm = { provider: 'openai', model: 'gpt-4o' }
+
+/** A core (pieces of 3 items) signed up on a fresh service, with `agents` agents. */
+async function coreWithAgents(agents: number, opts: Parameters<typeof testCore>[0] = {}) {
+  const service = await startService({
+    dataDir: tempDir('agent-desk-svc-'),
+    scryptCost: 16,
+    logger: () => {}
+  })
+  cleanup.push(() => service.close())
+  const t = testCore({ answerPieceItems: 3, ...opts })
+  cleanup.push(() => t.core.dispose())
+  const profile = await signedUp(t, service.url, 'pieces@example.com')
+  const names: string[] = []
+  for (let i = 0; i < agents; i++) {
+    names.push(`Agent ${i}`)
+    await t.call('agents.create', { name: `Agent ${i}`, type: 'REACT', llm })
+  }
+  return { t, names, profile, service }
+}
+
+/** The raw first reply of agents.list (value and `more`). */
+async function firstPiece(t: TestCore): Promise<{ value: Read<Agent[]>; more?: AnswerMore }> {
+  const r = await t.core.invoke('agents.list', {})
+  if (!r.ok) throw new Error(r.error.message)
+  return { value: r.value as Read<Agent[]>, ...(r.more ? { more: r.more } : {}) }
+}
+
+async function next(t: TestCore, id: string) {
+  const r = await t.core.invoke('answers.next', { id })
+  return r.ok ? { piece: r.value as AnswerPiece } : { error: r.error }
+}
+
+describe('a long list in pieces', () => {
+  it('answers its first piece with more; answers.next gives the rest in order, then it is gone', async () => {
+    const { t, names } = await coreWithAgents(8)
+    const first = await firstPiece(t)
+    expect(first.value.data).toHaveLength(3)
+    expect(first.value.source).toBe('network')
+    expect(first.more).toEqual({ id: expect.any(String), count: 8 })
+    const id = first.more?.id ?? ''
+    const a = await next(t, id)
+    const b = await next(t, id)
+    expect(a.piece).toEqual({ items: expect.any(Array), done: false })
+    expect(b.piece?.done).toBe(true)
+    const all = [...first.value.data, ...(a.piece?.items ?? []), ...(b.piece?.items ?? [])] as Agent[]
+    expect(all.map((x) => x.name).sort()).toEqual([...names].sort())
+    expect(new Set(all.map((x) => x.id)).size).toBe(8)
+    // Taken: asked again, it is gone.
+    expect((await next(t, id)).error).toMatchObject({ kind: 'not_found', code: 'answer_gone' })
+  })
+
+  it('reaches the page whole through the window API, in the order of a single answer', async () => {
+    const { t } = await coreWithAgents(7)
+    const api = deskApiOver(t)
+    const whole = await api.agents.list()
+    expect(whole.data).toHaveLength(7)
+    expect(whole.source).toBe('network')
+    // The same list in one answer (a core with pieces larger than it) on the same service.
+    const one = testCore({ answerPieceItems: 100 })
+    cleanup.push(() => one.core.dispose())
+    const profile = await one.call('profiles.save', {
+      name: 'One',
+      baseUrl: (await t.call('session.get')).profile?.baseUrl ?? ''
+    })
+    await one.call('session.signIn', {
+      profileId: profile.id,
+      email: 'pieces@example.com',
+      password: 'password-1'
+    })
+    const single = await one.core.invoke('agents.list', {})
+    expect(single.ok && single.more).toBe(undefined)
+    expect(whole.data).toEqual((single.ok ? (single.value as Read<Agent[]>) : null)?.data)
+    // The cache-only read a start asks for early comes whole too.
+    expect((await api.agents.list({ cacheOnly: true })).data).toHaveLength(7)
+    // A short list goes out as it is.
+    const tags = await t.core.invoke('tags.list', {})
+    expect(tags).toMatchObject({ ok: true, value: { data: [] } })
+    expect(tags.ok && tags.more).toBe(undefined)
+  })
+
+  it('is dropped when another session begins', async () => {
+    const { t, profile } = await coreWithAgents(5)
+    const first = await firstPiece(t)
+    await t.call('session.signOut', { clearCache: false })
+    await t.call('session.signIn', {
+      profileId: profile.id,
+      email: 'pieces@example.com',
+      password: 'password-1'
+    })
+    expect((await next(t, first.more?.id ?? '')).error).toMatchObject({
+      kind: 'not_found',
+      code: 'answer_gone'
+    })
+    expect((await firstPiece(t)).more?.count).toBe(5)
+  })
+
+  it('is dropped when no piece is asked for a while', async () => {
+    const { t } = await coreWithAgents(4, { answerIdleMs: 150 })
+    const first = await firstPiece(t)
+    await new Promise((r) => setTimeout(r, 400))
+    expect((await next(t, first.more?.id ?? '')).error).toMatchObject({
+      kind: 'not_found',
+      code: 'answer_gone'
+    })
+    // Through the window API (a page that stalls between pieces): the call fails as an AppError.
+    const slow = buildDeskApi(
+      CHANNELS,
+      EVENT_NAMES,
+      async (channel, input) => {
+        if (channel === 'answers.next') await new Promise((r) => setTimeout(r, 400))
+        return t.core.invoke(channel, input)
+      },
+      () => () => undefined
+    ) as DeskApi
+    await expect(slow.agents.list()).rejects.toMatchObject({
+      name: 'AppError',
+      kind: 'not_found',
+      code: 'answer_gone'
+    })
+  })
+
+  it('keeps at most `keep` answers waiting, dropping the oldest', () => {
+    const pieces = new AnswerPieces({ pieceItems: 1, keep: 2 })
+    const owner = {}
+    const ids = [1, 2, 3].map((n) => pieces.reply({ data: [n, n, n] }, owner).more?.id ?? '')
+    expect(pieces.size).toBe(2)
+    expect(() => pieces.next(ids[0] ?? '', owner)).toThrow(/no longer at hand/)
+    expect(pieces.next(ids[2] ?? '', owner)).toEqual({ items: [3], done: false })
+    // Another owner cannot take it, nor the same one with another token (masked for the first).
+    expect(() => pieces.next(ids[1] ?? '', {})).toThrow(/no longer at hand/)
+    const masked = pieces.reply({ data: [1, 2] }, owner, 'token-a').more?.id ?? ''
+    expect(() => pieces.next(masked, owner, 'token-b')).toThrow(/no longer at hand/)
+    // Arrays, class instances and data that is not an array go out as they are.
+    expect(pieces.reply([1, 2, 3], owner)).toEqual({ ok: true, value: [1, 2, 3] })
+    expect(pieces.reply({ data: 'abc' }, owner)).toEqual({ ok: true, value: { data: 'abc' } })
+    pieces.clear()
+    expect(pieces.size).toBe(0)
+  })
+})

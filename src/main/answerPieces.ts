@@ -1,0 +1,127 @@
+/**
+ * Long lists leave main in pieces. Electron serialises an IPC answer on main's event loop, all at
+ * once: a list of 100,000 agents (37 MB) held it ~200 ms, a piece of 2,000 holds it ~4 ms. So an
+ * answer whose `data` is longer than a piece goes out with its first piece and `more` (AnswerMore);
+ * the rest waits here until the preload asks `answers.next` for it, piece by piece.
+ *
+ * What waits was masked already (core.sanitize, for the session's token then) and belongs to the
+ * session that asked: another session or token, a minute without a piece asked, or more than
+ * `keep` answers waiting drop it. So a piece is not masked again on its way out.
+ */
+import { randomBytes } from 'node:crypto'
+import { AppError } from '../shared/errors'
+import type { AnswerMore, AnswerPiece } from '../shared/ipc'
+
+export interface AnswerPiecesOptions {
+  /** Items a piece holds. Default 1,000 (~1 MB of agents, serialised in ~5–20 ms). */
+  pieceItems?: number
+  /** An answer not asked for a piece this long is dropped. Default 60,000 ms. */
+  idleMs?: number
+  /** Answers kept waiting at most (the oldest is dropped). Default 8. */
+  keep?: number
+}
+
+interface Waiting {
+  items: unknown[]
+  next: number
+  owner: unknown
+  token: string | null
+  timer: ReturnType<typeof setTimeout>
+}
+
+export function answerGone(): AppError {
+  return new AppError({
+    kind: 'not_found',
+    message: 'That list is no longer at hand: load it again.',
+    code: 'answer_gone'
+  })
+}
+
+export class AnswerPieces {
+  private readonly pieceItems: number
+  private readonly idleMs: number
+  private readonly keep: number
+  private readonly waiting = new Map<string, Waiting>()
+
+  constructor(opts: AnswerPiecesOptions = {}) {
+    this.pieceItems = Math.max(1, opts.pieceItems ?? 1000)
+    this.idleMs = opts.idleMs ?? 60_000
+    this.keep = Math.max(1, opts.keep ?? 8)
+  }
+
+  /**
+   * The reply for `value`: as it is, or (a plain object whose `data` array is longer than a piece)
+   * its first piece with `more`. `owner` is the session that asked (compared by identity), `token`
+   * its token the value was masked for.
+   */
+  reply(
+    value: unknown,
+    owner: unknown,
+    token: string | null = null
+  ): { ok: true; value: unknown; more?: AnswerMore } {
+    const data = (value as { data?: unknown } | null)?.data
+    if (!isPlainObject(value) || !Array.isArray(data) || data.length <= this.pieceItems) {
+      return { ok: true, value }
+    }
+    while (this.waiting.size >= this.keep) this.drop(this.waiting.keys().next().value as string)
+    const id = randomBytes(16).toString('base64url')
+    this.waiting.set(id, { items: data, next: this.pieceItems, owner, token, timer: this.timer(id) })
+    return {
+      ok: true,
+      value: { ...value, data: data.slice(0, this.pieceItems) },
+      more: { id, count: data.length }
+    }
+  }
+
+  /**
+   * The next piece of answer `id` for session `owner` with `token`; throws `answerGone` when it is
+   * not waiting (or was asked for by another session, or masked for another token).
+   */
+  next(id: string, owner: unknown, token: string | null = null): AnswerPiece {
+    const w = this.waiting.get(id)
+    if (!w || w.owner !== owner || w.token !== token) throw answerGone()
+    const items = w.items.slice(w.next, w.next + this.pieceItems)
+    w.next += this.pieceItems
+    const done = w.next >= w.items.length
+    if (done) this.drop(id)
+    else {
+      clearTimeout(w.timer)
+      w.timer = this.timer(id)
+    }
+    return { items, done }
+  }
+
+  /** Answers waiting now. */
+  get size(): number {
+    return this.waiting.size
+  }
+
+  /** Drops the answers another session asked for (the session changed). */
+  keepOnly(owner: unknown): void {
+    for (const [id, w] of [...this.waiting]) if (w.owner !== owner) this.drop(id)
+  }
+
+  /** Drops every waiting answer (the core closes). */
+  clear(): void {
+    for (const id of [...this.waiting.keys()]) this.drop(id)
+  }
+
+  private timer(id: string): ReturnType<typeof setTimeout> {
+    const t = setTimeout(() => this.drop(id), this.idleMs)
+    t.unref?.()
+    return t
+  }
+
+  private drop(id: string): void {
+    const w = this.waiting.get(id)
+    if (!w) return
+    clearTimeout(w.timer)
+    this.waiting.delete(id)
+  }
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false
+  const proto = Object.getPrototypeOf(v) as unknown
+  return proto === Object.prototype || proto === null
+}

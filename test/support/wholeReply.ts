@@ -1,0 +1,20 @@
+/**
+ * A reply with its long list gathered (src/main/answerPieces.ts): the test kits' `call` hands tests
+ * the whole value, as the preload's window API does. Failures of `answers.next` come back as such.
+ */
+import type { IpcReply } from '../../src/shared/ipc'
+
+export async function wholeReply(
+  reply: IpcReply<unknown>,
+  invoke: (channel: string, input: unknown) => Promise<IpcReply<unknown>>
+): Promise<IpcReply<unknown>> {
+  if (!reply.ok || !reply.more) return reply
+  const data = (reply.value as { data: unknown[] }).data
+  for (;;) {
+    const next = await invoke('answers.next', { id: reply.more.id })
+    if (!next.ok) return next
+    const piece = next.value as { items: unknown[]; done: boolean }
+    data.push(...piece.items)
+    if (piece.done) return { ok: true, value: reply.value }
+  }
+}
