@@ -18,6 +18,7 @@ import { join } from 'node:path'
 import { createCore } from '../../src/main/core'
 import { memoryKeychain } from '../../src/main/keychain'
 import { type Profile, readProfile } from './cpuProfile'
+import { electronCalls } from './electronCalls'
 import { closeSeedConnections, seedAccount, startBenchService } from './seed'
 
 const args = process.argv.slice(2)
@@ -57,11 +58,8 @@ const core = createCore({
   fetchTimeoutMs: 300_000,
   log: () => {}
 })
-const call = async <T>(channel: string, input: unknown): Promise<T> => {
-  const r = await core.invoke(channel, input)
-  if (!r.ok) throw new Error(`${channel}: ${r.error.message}`)
-  return r.value as T
-}
+// As the page calls in Electron: each reply serialised on main, a long list in pieces.
+const call = electronCalls(core)
 const session = new Session()
 try {
   const profile = await call<{ id: string }>('profiles.save', { name: 'Profile', baseUrl: service.url })
