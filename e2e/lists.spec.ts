@@ -87,3 +87,25 @@ test('a start reads the session and the opening list once, before the app asks @
   // Then the network refresh of the same list.
   await expect.poll(() => calls.includes('tools.list')).toBe(true)
 })
+
+// @harness: it reads the bridge's requests; the harness sends lists of more than 3 items in pieces.
+test('a long list comes in pieces and shows whole @harness', async ({ app }) => {
+  const { page } = app
+  await openLocalWorkspace(page)
+  await page.evaluate(async () => {
+    const llm = { provider: 'openai', model: 'gpt-4o' }
+    for (let i = 1; i <= 8; i++)
+      await window.agentDesk.agents.create({ name: `piece ${i}`, type: 'REACT', llm })
+  })
+  const pieces: string[] = []
+  page.on('request', (r) => {
+    if (!r.url().endsWith('/__bridge/invoke')) return
+    const body = JSON.parse(r.postData() ?? '{}') as { channel: string }
+    if (body.channel === 'answers.next') pieces.push(body.channel)
+  })
+  await page.reload()
+  await expect(tid(page, 'list-count')).toHaveText('8')
+  await expect.poll(() => rowNames(page)).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((i) => `piece ${i}`))
+  // 8 items in pieces of 3: two more pieces for the cached list at start and two for the network's.
+  await expect.poll(() => pieces.length).toBeGreaterThanOrEqual(4)
+})

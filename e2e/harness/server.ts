@@ -42,6 +42,8 @@ export interface HarnessOptions {
   version?: string
   /** The keychain entry name. Default TEST_KEYCHAIN_SERVICE: the tests never touch the app's entries. */
   keychainService?: string
+  /** Items in one piece of a long list's answer (the core's `answerPieceItems`; default the app's). */
+  answerPieceItems?: number
 }
 
 export interface Harness {
@@ -73,7 +75,8 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
       mode: 'harness',
       version: opts.version ?? '0.0.0-e2e',
       openExternal: async () => undefined,
-      fetchTimeoutMs: 4000
+      fetchTimeoutMs: 4000,
+      ...(opts.answerPieceItems ? { answerPieceItems: opts.answerPieceItems } : {})
     })
   let core = makeCore()
   const streams = new Set<ServerResponse>()

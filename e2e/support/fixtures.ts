@@ -110,7 +110,9 @@ export const test = base.extend<{ app: AppHandle; remote: TestServer; origin: Te
       await use(handle)
       await current.app.close()
     } else {
-      const harness: Harness = await startHarness({ userDataDir })
+      // Lists of more than 3 items come in pieces (src/main/answerPieces.ts), so the specs' lists
+      // cross the bridge as a list of thousands does in the app.
+      const harness: Harness = await startHarness({ userDataDir, answerPieceItems: 3 })
       let context = null as BrowserContext | null
       // The page's storage lives on across a restart, as Electron keeps it in the user-data folder.
       type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>
