@@ -133,16 +133,26 @@ describe('a long list in pieces', () => {
       kind: 'not_found',
       code: 'answer_gone'
     })
-    // Through the window API (a page that stalls between pieces): the call fails as an AppError.
-    const slow = buildDeskApi(
-      CHANNELS,
-      EVENT_NAMES,
-      async (channel, input) => {
-        if (channel === 'answers.next') await new Promise((r) => setTimeout(r, 400))
-        return t.core.invoke(channel, input)
-      },
-      () => () => undefined
-    ) as DeskApi
+    // Through the window API: a page that stalls once between pieces asks again and gets it whole;
+    // one that stalls every time fails, after asking once again, as an AppError.
+    const stalling = (stalls: number) => {
+      const asked: string[] = []
+      const api = buildDeskApi(
+        CHANNELS,
+        EVENT_NAMES,
+        async (channel, input) => {
+          asked.push(channel)
+          if (channel === 'answers.next' && stalls-- > 0) await new Promise((r) => setTimeout(r, 400))
+          return t.core.invoke(channel, input)
+        },
+        () => () => undefined
+      ) as DeskApi
+      return { api, asked }
+    }
+    const once = stalling(1)
+    expect((await once.api.agents.list()).data).toHaveLength(4)
+    expect(once.asked).toEqual(['agents.list', 'answers.next', 'agents.list', 'answers.next'])
+    const slow = stalling(Infinity).api
     await expect(slow.agents.list()).rejects.toMatchObject({
       name: 'AppError',
       kind: 'not_found',

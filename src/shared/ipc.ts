@@ -124,8 +124,8 @@ export const ipcContract = {
   'calls.cancel': op<{ cancelled: boolean }>()(z.object({ callId: CallId }).strict()),
   /**
    * The next piece of a long list's answer (the reply's `more.id`): the preload gathers them, so a
-   * page never calls this. Kind 'not_found' once the answer is gone (taken, a minute unasked, or
-   * another session began): the list is asked for again.
+   * page never calls this. Kind 'not_found', code 'answer_gone', once the answer is gone (taken, a
+   * minute unasked, or another session or token began): the window API then asks for the list again.
    */
   'answers.next': op<AnswerPiece>()(z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) }).strict()),
 
@@ -296,12 +296,23 @@ export function buildDeskApi(
     const group = (api[ns] ??= {}) as Record<string, unknown>
     group[name] = async (input?: unknown, call?: { id?: unknown }) => {
       const callId = call && typeof call.id === 'string' ? call.id : undefined
-      let reply = (await (callId === undefined
-        ? invoke(channel, input)
-        : invoke(channel, input, callId))) as Reply
       // A long list comes in pieces (AnswerMore): the rest is gathered here, one piece a message.
+      // If its answer is gone meanwhile (answer_gone), the call is made again, once.
+      let reply: Reply | undefined
       let whole: { value: unknown; data: unknown[]; id: string } | undefined
+      let again = true
       for (;;) {
+        if (reply === undefined) {
+          reply = (await (callId === undefined
+            ? invoke(channel, input)
+            : invoke(channel, input, callId))) as Reply
+        }
+        if (!reply.ok && whole && again && (reply.error as { code?: unknown }).code === 'answer_gone') {
+          again = false
+          whole = undefined
+          reply = undefined
+          continue
+        }
         if (!reply.ok) {
           const err = new Error(reply.error.message) as Error & Record<string, unknown>
           err.name = 'AppError'
