@@ -1,6 +1,6 @@
 /**
  * Long lists leave main in pieces. Electron serialises an IPC answer on main's event loop, all at
- * once: a list of 100,000 agents (37 MB) held it ~200 ms, a piece of 2,000 holds it ~4 ms. So an
+ * once: a list of 100,000 agents (37 MB) held it ~200 ms, a piece of 1,000 holds it ~2–20 ms. So an
  * answer whose `data` is longer than a piece goes out with its first piece and `more` (AnswerMore);
  * the rest waits here until the preload asks `answers.next` for it, piece by piece.
  *
@@ -11,6 +11,7 @@
 import { randomBytes } from 'node:crypto'
 import { AppError } from '../shared/errors'
 import type { AnswerMore, AnswerPiece } from '../shared/ipc'
+import { isPlainObject } from './offline/merge'
 
 export interface AnswerPiecesOptions {
   /** Items a piece holds. Default 1,000 (~1 MB of agents, serialised in ~5–20 ms). */
@@ -29,7 +30,7 @@ interface Waiting {
   timer: ReturnType<typeof setTimeout>
 }
 
-export function answerGone(): AppError {
+function answerGone(): AppError {
   return new AppError({
     kind: 'not_found',
     message: 'That list is no longer at hand: load it again.',
@@ -118,10 +119,4 @@ export class AnswerPieces {
     clearTimeout(w.timer)
     this.waiting.delete(id)
   }
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false
-  const proto = Object.getPrototypeOf(v) as unknown
-  return proto === Object.prototype || proto === null
 }
