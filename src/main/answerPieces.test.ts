@@ -160,15 +160,22 @@ describe('a long list in pieces', () => {
     })
   })
 
-  it('keeps at most `keep` answers waiting, dropping the oldest', () => {
+  it('keeps at most `keep` answers waiting, dropping the one asked least lately', () => {
     const pieces = new AnswerPieces({ pieceItems: 1, keep: 2 })
     const owner = {}
-    const ids = [1, 2, 3].map((n) => pieces.reply({ data: [n, n, n] }, owner).more?.id ?? '')
+    const ask = (n: number) => pieces.reply({ data: [n, n, n] }, owner).more?.id ?? ''
+    const [one, two, three] = [ask(1), ask(2), ask(3)]
     expect(pieces.size).toBe(2)
-    expect(() => pieces.next(ids[0] ?? '', owner)).toThrow(/no longer at hand/)
-    expect(pieces.next(ids[2] ?? '', owner)).toEqual({ items: [3], done: false })
+    expect(() => pieces.next(one, owner)).toThrow(/no longer at hand/)
+    expect(pieces.next(three, owner)).toEqual({ items: [3], done: false })
+    // 3 was asked for a piece since 2 came: the next answer drops 2, not 3 (being gathered).
+    const four = ask(4)
+    expect(() => pieces.next(two, owner)).toThrow(/no longer at hand/)
+    expect(pieces.next(three, owner)).toEqual({ items: [3], done: true })
+    expect(pieces.next(four, owner)).toEqual({ items: [4], done: false })
     // Another owner cannot take it, nor the same one with another token (masked for the first).
-    expect(() => pieces.next(ids[1] ?? '', {})).toThrow(/no longer at hand/)
+    expect(() => pieces.next(four, {})).toThrow(/no longer at hand/)
+    expect(pieces.next(four, owner)).toEqual({ items: [4], done: true })
     const masked = pieces.reply({ data: [1, 2] }, owner, 'token-a').more?.id ?? ''
     expect(() => pieces.next(masked, owner, 'token-b')).toThrow(/no longer at hand/)
     // Arrays, class instances and data that is not an array go out as they are.

@@ -6,7 +6,9 @@
  *
  * What waits was masked already (core.sanitize, for the session's token then) and belongs to the
  * session that asked: another session or token, a minute without a piece asked, or more than
- * `keep` answers waiting drop it. So a piece is not masked again on its way out.
+ * `keep` answers waiting drop it (the one asked least lately goes: an answer being gathered is
+ * asked every message, so a burst of new answers does not take it). So a piece is not masked again
+ * on its way out.
  */
 import { randomBytes } from 'node:crypto'
 import { AppError } from '../shared/errors'
@@ -18,7 +20,7 @@ export interface AnswerPiecesOptions {
   pieceItems?: number
   /** An answer not asked for a piece this long is dropped. Default 60,000 ms. */
   idleMs?: number
-  /** Answers kept waiting at most (the oldest is dropped). Default 8. */
+  /** Answers kept waiting at most (the one asked least lately is dropped). Default 16. */
   keep?: number
 }
 
@@ -47,7 +49,7 @@ export class AnswerPieces {
   constructor(opts: AnswerPiecesOptions = {}) {
     this.pieceItems = Math.max(1, opts.pieceItems ?? 1000)
     this.idleMs = opts.idleMs ?? 60_000
-    this.keep = Math.max(1, opts.keep ?? 8)
+    this.keep = Math.max(1, opts.keep ?? 16)
   }
 
   /**
@@ -84,10 +86,12 @@ export class AnswerPieces {
     const items = w.items.slice(w.next, w.next + this.pieceItems)
     w.next += this.pieceItems
     const done = w.next >= w.items.length
-    if (done) this.drop(id)
-    else {
-      clearTimeout(w.timer)
+    clearTimeout(w.timer)
+    this.waiting.delete(id)
+    if (!done) {
+      // Last in the map now: `reply` drops from the front, the answer asked least lately.
       w.timer = this.timer(id)
+      this.waiting.set(id, w)
     }
     return { items, done }
   }
