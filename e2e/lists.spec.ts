@@ -109,3 +109,45 @@ test('a long list comes in pieces and shows whole @harness', async ({ app }) => 
   // 8 items in pieces of 3: two more pieces for the cached list at start and two for the network's.
   await expect.poll(() => pieces.length).toBeGreaterThanOrEqual(4)
 })
+
+// @harness: it reads the bridge's requests and answers.
+test('changes in a burst reload the open list one read at a time, and it ends whole @harness', async ({
+  app
+}) => {
+  const { page } = app
+  await openLocalWorkspace(page)
+  await page.evaluate(() =>
+    window.agentDesk.tools.create({ name: 'tool 0', type: 'SEARCH', description: 'x' })
+  )
+  await tid(page, 'nav-tools').click()
+  await expect(tid(page, 'tool-row')).toHaveCount(1)
+  // Every network read of the tools list, from its ask until its answer (its first piece).
+  let open = 0
+  let most = 0
+  let reads = 0
+  const asks = new Set<unknown>()
+  page.on('request', (r) => {
+    if (!r.url().endsWith('/__bridge/invoke')) return
+    const body = JSON.parse(r.postData() ?? '{}') as { channel: string; input?: { cacheOnly?: boolean } }
+    if (body.channel !== 'tools.list' || body.input?.cacheOnly) return
+    asks.add(r)
+    reads++
+    most = Math.max(most, ++open)
+  })
+  page.on('requestfinished', (r) => {
+    if (asks.delete(r)) open--
+  })
+  // 12 creates at once: 12 changes of the tools list in a burst.
+  await page.evaluate(() =>
+    Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        window.agentDesk.tools.create({ name: `tool ${i + 1}`, type: 'SEARCH', description: 'x' })
+      )
+    )
+  )
+  await expect(tid(page, 'list-count')).toHaveText('13')
+  await expect.poll(() => open).toBe(0)
+  expect(reads).toBeGreaterThanOrEqual(1)
+  expect(most).toBe(1)
+  expect(reads).toBeLessThan(12)
+})

@@ -89,7 +89,32 @@ export function useResourceList<T extends { id: string }, R = T>(
     listShown()
   }
 
-  async function load(): Promise<void> {
+  // Loads do not overlap: one asked while another runs is made once that one has ended, however
+  // many were asked meanwhile (50 creates in a row cost two list reads, not 50 read at once, each
+  // a long list gathered in pieces). The queued load is asked after every write so far.
+  let running: Promise<void> | null = null
+  let queued: Promise<void> | null = null
+  function load(): Promise<void> {
+    if (queued) return queued
+    const before = running
+    if (before) {
+      const next: Promise<void> = before.then(() => {
+        if (queued !== next) return // the session was reset meanwhile
+        queued = null
+        return load()
+      })
+      queued = next
+      return next
+    }
+    const run = loadOnce()
+    running = run
+    void run.finally(() => {
+      if (running === run) running = null
+    })
+    return run
+  }
+
+  async function loadOnce(): Promise<void> {
     const gen = ++generation
     const m = removals
     const w = writes
@@ -169,6 +194,8 @@ export function useResourceList<T extends { id: string }, R = T>(
 
   const offReset = onSessionReset(() => {
     generation++
+    running = null
+    queued = null
     removedAt.clear()
     writtenAt.clear()
     items.value = []

@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { effectScope } from 'vue'
 import type { Read, Write } from '../../../shared/ipc'
+import { emitSessionReset } from './sessionBus'
 import { useResourceStore } from './useResourceStore'
 
 interface Item {
@@ -193,6 +194,54 @@ describe('useResourceStore', () => {
     server.splice(0, 1)
     await s.state.load()
     expect(names(s)).toEqual(['A2'])
+    scope.stop()
+  })
+
+  it('loads asked while one runs are made once, after it, and see what changed before they were asked', async () => {
+    let items: Item[] = [{ id: 'a', name: 'A' }]
+    const asked: string[] = []
+    const gates: Promise<void>[] = [] // a network read waits for the next gate, if there is one
+    const scope = effectScope()
+    const s = scope.run(() =>
+      useResourceStore<Item>({
+        resource: 'items',
+        list: async (input) => {
+          if (input?.cacheOnly) return read([])
+          const answer = items.map((x) => ({ ...x }))
+          asked.push(answer.map((x) => x.name).join())
+          await gates.shift()
+          return read(answer)
+        }
+      })
+    )
+    if (!s) throw new Error('no store')
+    let open!: () => void
+    gates.push(new Promise<void>((r) => (open = r)))
+    const first = s.state.load()
+    await vi.waitFor(() => expect(asked).toEqual(['A']))
+    items = [...items, { id: 'b', name: 'B' }]
+    const later = [s.state.load(), s.state.load(), s.state.load()]
+    expect(new Set(later).size).toBe(1)
+    open()
+    await Promise.all([first, ...later])
+    expect(asked).toEqual(['A', 'A,B'])
+    expect(names(s)).toEqual(['A', 'B'])
+
+    // After a session reset the next load goes at once, not after one still running for the last
+    // user, and a load queued behind that one is not made.
+    let hold!: () => void
+    gates.push(new Promise<void>((r) => (hold = r)))
+    const slow = s.state.load()
+    await vi.waitFor(() => expect(asked).toHaveLength(3))
+    const queued = s.state.load()
+    emitSessionReset()
+    items = [{ id: 'c', name: 'C' }]
+    await s.state.load()
+    expect(names(s)).toEqual(['C'])
+    hold()
+    await Promise.all([slow, queued])
+    expect(names(s)).toEqual(['C'])
+    expect(asked).toEqual(['A', 'A,B', 'A,B', 'C'])
     scope.stop()
   })
 })
