@@ -116,14 +116,20 @@ export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs
 
 /**
  * The window API (`window.agentDesk`) over a test core, as the preload builds it: renderer tests
- * talk to the real main-process code through it. `hash` is the page's route at load (early reads).
+ * talk to the real main-process code through it. `hash` is the page's route at load (early reads);
+ * with `events`, main's events (data.changed…) reach the page's listeners as the preload's do.
  */
-export function deskApiOver(t: TestCore, hash = '#/'): DeskApi {
+export function deskApiOver(t: TestCore, hash = '#/', opts: { events?: boolean } = {}): DeskApi {
   return buildDeskApi(
     CHANNELS,
     EVENT_NAMES,
     (channel, input, callId) => t.core.invoke(channel, input, callId),
-    () => () => undefined,
+    opts.events
+      ? (event, listener) =>
+          t.core.subscribe((e, payload) => {
+            if (e === event) listener(payload)
+          })
+      : () => () => undefined,
     hash
   ) as DeskApi
 }

@@ -5,6 +5,7 @@ import { toAppError } from './useErrors'
 import { onSessionReset } from './sessionBus'
 import { takeEarlyList } from '../earlyReads'
 import { listShown } from './afterStart'
+import { oneAtATime } from './oneAtATime'
 
 export interface ResourceList<T extends { id: string }> {
   items: Ref<T[]>
@@ -89,30 +90,9 @@ export function useResourceList<T extends { id: string }, R = T>(
     listShown()
   }
 
-  // Loads do not overlap: one asked while another runs is made once that one has ended, however
-  // many were asked meanwhile (50 creates in a row cost two list reads, not 50 read at once, each
-  // a long list gathered in pieces). The queued load is asked after every write so far.
-  let running: Promise<void> | null = null
-  let queued: Promise<void> | null = null
-  function load(): Promise<void> {
-    if (queued) return queued
-    const before = running
-    if (before) {
-      const next: Promise<void> = before.then(() => {
-        if (queued !== next) return // the session was reset meanwhile
-        queued = null
-        return load()
-      })
-      queued = next
-      return next
-    }
-    const run = loadOnce()
-    running = run
-    void run.finally(() => {
-      if (running === run) running = null
-    })
-    return run
-  }
+  // Loads do not overlap: one asked while another runs is made once after it (oneAtATime).
+  const loads = oneAtATime(loadOnce)
+  const load = () => loads.run()
 
   async function loadOnce(): Promise<void> {
     const gen = ++generation
@@ -194,8 +174,7 @@ export function useResourceList<T extends { id: string }, R = T>(
 
   const offReset = onSessionReset(() => {
     generation++
-    running = null
-    queued = null
+    loads.reset()
     removedAt.clear()
     writtenAt.clear()
     items.value = []

@@ -7,6 +7,7 @@ import { desk } from '../desk'
 import { toAppError } from '../composables/useErrors'
 import { i18n } from '../i18n'
 import { onSessionReset } from '../composables/sessionBus'
+import { oneAtATime, type OneAtATime } from '../composables/oneAtATime'
 
 export type LinkKind = 'document' | 'tool'
 
@@ -99,9 +100,15 @@ export const useLinksStore = defineStore('links', () => {
   const madeHere = new Map<string, LinkItem>()
   let subscribed = false
 
+  // An agent's links are read one read at a time (oneAtATime): a burst of link changes reads
+  // each agent's links twice, and an older answer never lands after a newer one.
+  const reads = new Map<string, OneAtATime>()
+
   onSessionReset(() => {
     byAgent.value = {}
     madeHere.clear()
+    for (const r of reads.values()) r.reset()
+    reads.clear()
   })
 
   function entry(agentId: string): AgentLinks {
@@ -161,7 +168,13 @@ export const useLinksStore = defineStore('links', () => {
     return err.kind === 'not_offered' ? null : err
   }
 
-  async function load(agentId: string): Promise<void> {
+  function load(agentId: string): Promise<void> {
+    let r = reads.get(agentId)
+    if (!r) reads.set(agentId, (r = oneAtATime(() => read(agentId))))
+    return r.run()
+  }
+
+  async function read(agentId: string): Promise<void> {
     subscribe()
     const e = entry(agentId)
     e.loading = true
