@@ -13,18 +13,19 @@ interface Item {
 const read = <T>(data: T): Read<T> => ({ data, source: 'network', offline: false, syncedAt: null })
 const written = <T>(data: T): Write<T> => ({ status: 'done', data })
 
+/** A store over `list` (in its own effect scope). */
+function storeOver(list: (input?: { cacheOnly?: boolean }) => Promise<Read<Item[]>>) {
+  const scope = effectScope()
+  const s = scope.run(() => useResourceStore<Item>({ resource: 'items', list }))
+  if (!s) throw new Error('no store')
+  return { s, stop: () => scope.stop() }
+}
+
 /** A store over an in-memory list, loaded (cache answer empty, network answer `items`). */
 async function storeWith(items: Item[]) {
-  const scope = effectScope()
-  const s = scope.run(() =>
-    useResourceStore<Item>({
-      resource: 'items',
-      list: async (input) => read(input?.cacheOnly ? [] : items.map((x) => ({ ...x })))
-    })
-  )
-  if (!s) throw new Error('no store')
-  await s.state.ensureLoaded()
-  return { s, stop: () => scope.stop() }
+  const store = storeOver(async (input) => read(input?.cacheOnly ? [] : items.map((x) => ({ ...x }))))
+  await store.s.state.ensureLoaded()
+  return store
 }
 
 const names = (s: { state: { items: { value: Item[] } } }) => s.state.items.value.map((x) => x.name)
@@ -115,15 +116,9 @@ describe('useResourceStore', () => {
         held.push(() => resolve(snapshot))
       })
     let hold = false
-    const scope = effectScope()
-    const s = scope.run(() =>
-      useResourceStore<Item>({
-        resource: 'items',
-        list: async (input) =>
-          read(input?.cacheOnly ? [] : hold ? await asked() : server.map((x) => ({ ...x })))
-      })
+    const { s, stop } = storeOver(async (input) =>
+      read(input?.cacheOnly ? [] : hold ? await asked() : server.map((x) => ({ ...x })))
     )
-    if (!s) throw new Error('no store')
     await s.state.ensureLoaded()
     hold = true
     const loading = s.state.load()
@@ -150,25 +145,18 @@ describe('useResourceStore', () => {
     while (held.length) held.shift()?.()
     await again
     expect(names(s)).toEqual(['A'])
-    scope.stop()
+    stop()
   })
   it('a list read that left before a create or an update neither hides the new item nor undoes the update', async () => {
     const server: Item[] = [{ id: 'a', name: 'A' }]
     const held: (() => void)[] = []
     let hold = false
-    const scope = effectScope()
-    const s = scope.run(() =>
-      useResourceStore<Item>({
-        resource: 'items',
-        list: async (input) => {
-          if (input?.cacheOnly) return read([])
-          const snapshot = server.map((x) => ({ ...x }))
-          if (hold) await new Promise<void>((r) => held.push(r))
-          return read(snapshot)
-        }
-      })
-    )
-    if (!s) throw new Error('no store')
+    const { s, stop } = storeOver(async (input) => {
+      if (input?.cacheOnly) return read([])
+      const snapshot = server.map((x) => ({ ...x }))
+      if (hold) await new Promise<void>((r) => held.push(r))
+      return read(snapshot)
+    })
     await s.state.ensureLoaded()
     hold = true
     // The page's list read leaves; then the user creates one item and renames another.
@@ -194,27 +182,20 @@ describe('useResourceStore', () => {
     server.splice(0, 1)
     await s.state.load()
     expect(names(s)).toEqual(['A2'])
-    scope.stop()
+    stop()
   })
 
   it('loads asked while one runs are made once, after it, and see what changed before they were asked', async () => {
     let items: Item[] = [{ id: 'a', name: 'A' }]
     const asked: string[] = []
     const gates: Promise<void>[] = [] // a network read waits for the next gate, if there is one
-    const scope = effectScope()
-    const s = scope.run(() =>
-      useResourceStore<Item>({
-        resource: 'items',
-        list: async (input) => {
-          if (input?.cacheOnly) return read([])
-          const answer = items.map((x) => ({ ...x }))
-          asked.push(answer.map((x) => x.name).join())
-          await gates.shift()
-          return read(answer)
-        }
-      })
-    )
-    if (!s) throw new Error('no store')
+    const { s, stop } = storeOver(async (input) => {
+      if (input?.cacheOnly) return read([])
+      const answer = items.map((x) => ({ ...x }))
+      asked.push(answer.map((x) => x.name).join())
+      await gates.shift()
+      return read(answer)
+    })
     let open!: () => void
     gates.push(new Promise<void>((r) => (open = r)))
     const first = s.state.load()
@@ -242,6 +223,6 @@ describe('useResourceStore', () => {
     await Promise.all([slow, queued])
     expect(names(s)).toEqual(['C'])
     expect(asked).toEqual(['A', 'A,B', 'A,B', 'C'])
-    scope.stop()
+    stop()
   })
 })
