@@ -4,9 +4,21 @@
  */
 import { test, expect } from './support/fixtures'
 import { choose, openLocalWorkspace, tid } from './support/ui'
-import type { Page } from '@playwright/test'
+import type { Page, Request } from '@playwright/test'
 
 const rowNames = (page: Page) => tid(page, 'agent-row').locator('.agent-row__name').allTextContents()
+
+/**
+ * Every call the page makes over the harness's bridge from now on (@harness specs only): its
+ * channel ("… (cache)" for a cache-only read) and its request.
+ */
+function onBridgeCall(page: Page, listener: (call: string, request: Request) => void): void {
+  page.on('request', (r) => {
+    if (!r.url().endsWith('/__bridge/invoke')) return
+    const body = JSON.parse(r.postData() ?? '{}') as { channel: string; input?: { cacheOnly?: boolean } }
+    listener(body.input?.cacheOnly ? `${body.channel} (cache)` : body.channel, r)
+  })
+}
 
 test('agents: search by name, filter by type and tags, sort by name and date', async ({ app }) => {
   const { page } = app
@@ -72,11 +84,7 @@ test('a start reads the session and the opening list once, before the app asks @
   await tid(page, 'nav-tools').click()
   await expect(tid(page, 'tool-row')).toHaveCount(1)
   const calls: string[] = []
-  page.on('request', (r) => {
-    if (!r.url().endsWith('/__bridge/invoke')) return
-    const body = JSON.parse(r.postData() ?? '{}') as { channel: string; input?: { cacheOnly?: boolean } }
-    calls.push(body.input?.cacheOnly ? `${body.channel} (cache)` : body.channel)
-  })
+  onBridgeCall(page, (call) => calls.push(call))
   await page.reload() // a fresh start of the renderer on the tools view
   await expect(tid(page, 'tool-row')).toHaveCount(1)
   await expect(tid(page, 'tool-row')).toContainText('Web search')
@@ -98,10 +106,8 @@ test('a long list comes in pieces and shows whole @harness', async ({ app }) => 
       await window.agentDesk.agents.create({ name: `piece ${i}`, type: 'REACT', llm })
   })
   const pieces: string[] = []
-  page.on('request', (r) => {
-    if (!r.url().endsWith('/__bridge/invoke')) return
-    const body = JSON.parse(r.postData() ?? '{}') as { channel: string }
-    if (body.channel === 'answers.next') pieces.push(body.channel)
+  onBridgeCall(page, (call) => {
+    if (call === 'answers.next') pieces.push(call)
   })
   await page.reload()
   await expect(tid(page, 'list-count')).toHaveText('8')
@@ -125,11 +131,9 @@ test('changes in a burst reload the open list one read at a time, and it ends wh
   let open = 0
   let most = 0
   let reads = 0
-  const asks = new Set<unknown>()
-  page.on('request', (r) => {
-    if (!r.url().endsWith('/__bridge/invoke')) return
-    const body = JSON.parse(r.postData() ?? '{}') as { channel: string; input?: { cacheOnly?: boolean } }
-    if (body.channel !== 'tools.list' || body.input?.cacheOnly) return
+  const asks = new Set<Request>()
+  onBridgeCall(page, (call, r) => {
+    if (call !== 'tools.list') return
     asks.add(r)
     reads++
     most = Math.max(most, ++open)
