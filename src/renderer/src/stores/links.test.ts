@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { createPinia, setActivePinia } from 'pinia'
 import { deskApiOver, testCore, waitFor, type TestCore } from '../../../../test/support/mainCore'
+import { emitSessionReset } from '../composables/sessionBus'
 import { useLinksStore } from './links'
 
 const cores: TestCore[] = []
@@ -66,5 +67,39 @@ describe('links store', () => {
     expect(most).toBe(1)
     expect(reads).toBeGreaterThanOrEqual(1)
     expect(reads).toBeLessThan(8)
+  })
+
+  it('drops an answer asked before the session changed: the next user never sees those links', async () => {
+    const t = testCore()
+    cores.push(t)
+    await t.call('session.startLocal')
+    const llm = { provider: 'openai', model: 'gpt-4o' }
+    const agent = (await t.call('agents.create', { name: 'Linked', type: 'REACT', llm })).data
+    const doc = (
+      await t.call('documents.create', { name: 'Doc', type: 'PDF', url: 'https://example.com/d.pdf' })
+    ).data
+    await t.call('agentDocuments.create', { agentId: agent.id, documentId: doc.id })
+
+    // The links read is held until the session has been reset.
+    const api = deskApiOver(t)
+    let letGo!: () => void
+    const held = new Promise<void>((r) => (letGo = r))
+    const list = api.agentDocuments.list.bind(api.agentDocuments)
+    api.agentDocuments.list = async (input) => {
+      const answer = await list(input)
+      await held
+      return answer
+    }
+    window.agentDesk = api
+    setActivePinia(createPinia())
+    const store = useLinksStore()
+    const reading = store.load(agent.id)
+    emitSessionReset()
+    letGo()
+    await reading
+    expect(store.byAgent[agent.id]).toBeUndefined()
+    // A read asked after the reset is shown.
+    await store.load(agent.id)
+    expect(store.of(agent.id).documents.map((l) => l.targetId)).toEqual([doc.id])
   })
 })

@@ -103,8 +103,11 @@ export const useLinksStore = defineStore('links', () => {
   // An agent's links are read one read at a time (oneAtATime): a burst of link changes reads
   // each agent's links twice, and an older answer never lands after a newer one.
   const reads = new Map<string, OneAtATime>()
+  /** Counts session resets: an answer asked before one is dropped (another user's links). */
+  let resets = 0
 
   onSessionReset(() => {
+    resets++
     byAgent.value = {}
     madeHere.clear()
     for (const r of reads.values()) r.reset()
@@ -180,10 +183,12 @@ export const useLinksStore = defineStore('links', () => {
     e.loading = true
     e.error = null
     const api = desk()
+    const asked = resets
     const [docs, tools] = await Promise.allSettled([
       api.agentDocuments.list({ agentId }),
       api.agentTools.list({ agentId })
     ])
+    if (asked !== resets) return
     const cur = entry(agentId)
     const docsError = settle(agentId, cur, 'document', docs, (l) => fromAgentDocument(l))
     const toolsError = settle(agentId, cur, 'tool', tools, (l) =>
