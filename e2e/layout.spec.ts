@@ -205,5 +205,16 @@ for (const size of SIZES) {
       .toBeLessThanOrEqual(size.width + 1)
     expect((await palette.boundingBox())?.width ?? 0).toBeGreaterThanOrEqual(240)
     await expectFits(page, 'agents with the link palette')
+    // The agent's actions keep one line beside its long name, however narrow the pane.
+    const detail = tid(page, 'agent-detail')
+    const tops = await Promise.all(
+      ['edit-button', 'agent-more', 'delete-button'].map(
+        async (id) => (await detail.getByTestId(id).boundingBox())?.y
+      )
+    )
+    expect(
+      tops.every((y) => y !== undefined && Math.abs(y - (tops[0] as number)) <= 2),
+      `tops ${tops}`
+    ).toBe(true)
   })
 }
