@@ -30,9 +30,18 @@ try {
     deviceScaleFactor: 1
   })
   const page = await context.newPage()
+  /** Once nothing animates (a popover fading in, a drawer sliding in, a tick drawn; spinners aside). */
+  const shoot = async (name: string) => {
+    await page.waitForFunction(() =>
+      document
+        .getAnimations()
+        .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity)
+    )
+    await page.screenshot({ path: join(out, `${name}.png`) })
+  }
   await page.goto('/')
   await page.getByTestId('local-workspace-button').waitFor()
-  await page.screenshot({ path: join(out, 'sign-in.png') })
+  await shoot('sign-in')
   await page.getByTestId('local-workspace-button').click()
   await page.getByTestId('nav-agents').waitFor()
   await page.evaluate(async () => {
@@ -91,12 +100,12 @@ try {
   await page.reload()
   await page.getByTestId('agent-row').filter({ hasText: 'Helpdesk assistant' }).click()
   await page.getByTestId('linked-document').first().waitFor()
-  await page.screenshot({ path: join(out, 'agents.png') })
+  await shoot('agents')
   await page.getByTestId('nav-tags').click()
   await page.getByTestId('tag-form').last().getByTestId('field-name').fill('urgent')
   await page.getByTestId('tag-form').last().getByTestId('tag-color-picker').click()
   await page.locator('.n-color-picker-panel').waitFor()
-  await page.screenshot({ path: join(out, 'tags.png') })
+  await shoot('tags')
   await page.keyboard.press('Escape')
   // The command palette over everything (Ctrl/Cmd+K).
   await page.getByTestId('nav-agents').click()
@@ -104,7 +113,7 @@ try {
   await page.keyboard.press('Control+k')
   await page.getByTestId('palette-input').fill('help')
   await page.getByTestId('palette-result').first().waitFor()
-  await page.screenshot({ path: join(out, 'palette.png') })
+  await shoot('palette')
   await page.keyboard.press('Escape')
   // Export… (File menu, the palette, or an agent's More): the whole workspace or some agents.
   await page.keyboard.press('Control+k')
@@ -113,16 +122,14 @@ try {
   await page.getByTestId('export-dialog').waitFor()
   await page.getByTestId('export-secrets').click()
   await page.getByTestId('export-secrets-warning').waitFor()
-  await page.waitForTimeout(400) // the checkbox's tick animates in
-  await page.screenshot({ path: join(out, 'export.png') })
+  await shoot('export')
   await page.getByTestId('export-close').click()
   // The smallest window (880×560): the link palette is a drawer over the agent.
   await page.setViewportSize({ width: 880, height: 560 })
   await page.getByTestId('agent-row').filter({ hasText: 'Helpdesk assistant' }).click()
   await page.getByTestId('palette-toggle').click()
   await page.getByTestId('link-palette').waitFor()
-  await page.waitForTimeout(500) // the drawer slides in
-  await page.screenshot({ path: join(out, 'narrow.png') })
+  await shoot('narrow')
   console.log(`screenshots written to ${out}`)
 } finally {
   await browser.close()
