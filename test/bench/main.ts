@@ -203,7 +203,7 @@ async function measureLocalBlock(
       ms.push(took)
       block = worse(block, blocked)
     }
-    const startBlocks: number[] = []
+    const startBlocks: Blocked[] = []
     const startMs: number[] = []
     for (let r = 0; r < 2; r++) {
       await core.dispose(true)
