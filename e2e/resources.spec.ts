@@ -121,6 +121,11 @@ test('documents: create with every field, view, rename, delete', async ({ app })
   await expect(detail.getByTestId('detail-name')).toHaveText('Handbook')
   await expect(detail.getByTestId('detail-url')).toContainText('https://example.com/handbook.pdf')
   await expect(detail.getByTestId('detail-metadata')).toContainText('lang')
+  // No splitter: the same dash as any empty field, in the pane's font (not a code block's).
+  const splitter = detail.getByTestId('detail-splitter')
+  await expect(splitter).toHaveText('—')
+  const font = (el: Element) => getComputedStyle(el).fontFamily
+  expect(await splitter.evaluate(font)).toBe(await detail.getByTestId('detail-url').evaluate(font))
   // The authorization is a secret: masked until revealed, like an API token.
   const auth = detail.getByTestId('detail-authorization')
   await expect(auth).toHaveText('{ "type": "••••••••", "token": "••••••••" }')
