@@ -121,7 +121,7 @@ test('documents: create with every field, view, rename, delete', async ({ app })
   await expect(detail.getByTestId('detail-name')).toHaveText('Handbook')
   await expect(detail.getByTestId('detail-url')).toContainText('https://example.com/handbook.pdf')
   await expect(detail.getByTestId('detail-metadata')).toContainText('lang')
-  // No splitter: the same dash as any empty field, in the pane's font (not a code block's).
+  // No splitter: the same dash as the other empty fields, in the pane's font (not a code block's).
   const splitter = detail.getByTestId('detail-splitter')
   await expect(splitter).toHaveText('—')
   const font = (el: Element) => getComputedStyle(el).fontFamily
