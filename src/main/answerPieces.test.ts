@@ -22,6 +22,7 @@ import {
 } from '../shared/ipc'
 import { deskApiOver, signedUp, tempDir, testCore, type TestCore } from '../../test/support/mainCore'
 import { AnswerPieces } from './answerPieces'
+import { ListText } from './offline/listText'
 
 const cleanup: (() => Promise<void>)[] = []
 afterEach(async () => {
@@ -62,18 +63,23 @@ async function next(t: TestCore, id: string) {
 }
 
 describe('a long list in pieces', () => {
-  it('answers its first piece with more; answers.next gives the rest in order, then it is gone', async () => {
+  it('answers a list held as text with more and no item; answers.next gives it all as JSON, in order, then it is gone', async () => {
     const { t, names } = await coreWithAgents(8)
     const first = await firstPiece(t)
-    expect(first.value.data).toHaveLength(3)
+    expect(first.value.data).toEqual([])
     expect(first.value.source).toBe('network')
     expect(first.more).toEqual({ id: expect.any(String), count: 8 })
     const id = first.more?.id ?? ''
-    const a = await next(t, id)
-    const b = await next(t, id)
-    expect(a.piece).toEqual({ items: expect.any(Array), done: false })
-    expect(b.piece?.done).toBe(true)
-    const all = [...first.value.data, ...(a.piece?.items ?? []), ...(b.piece?.items ?? [])] as Agent[]
+    const pieces: AnswerPiece[] = []
+    for (let i = 0; i < 3; i++) {
+      const { piece } = await next(t, id)
+      if (piece) pieces.push(piece)
+    }
+    expect(pieces.map((p) => p.done)).toEqual([false, false, true])
+    const all = pieces.flatMap((p) => ('json' in p ? (JSON.parse(p.json) as Agent[]) : [])) as Agent[]
+    expect(pieces.map((p) => ('json' in p ? (JSON.parse(p.json) as unknown[]).length : -1))).toEqual([
+      3, 3, 2
+    ])
     expect(all.map((x) => x.name).sort()).toEqual([...names].sort())
     expect(new Set(all.map((x) => x.id)).size).toBe(8)
     // Taken: asked again, it is gone.
@@ -100,7 +106,9 @@ describe('a long list in pieces', () => {
     })
     const single = await one.core.invoke('agents.list', {})
     expect(single.ok && single.more).toBe(undefined)
-    expect(whole.data).toEqual((single.ok ? (single.value as Read<Agent[]>) : null)?.data)
+    // (A list main holds as text comes in the reply's JSON.)
+    expect(single.ok && (single.value as Read<Agent[]>).data).toEqual([])
+    expect(whole.data).toEqual(single.ok && single.json ? JSON.parse(single.json) : null)
     // The cache-only read a start asks for early comes whole too.
     expect((await api.agents.list({ cacheOnly: true })).data).toHaveLength(7)
     // A short list goes out as it is.
@@ -151,7 +159,8 @@ describe('a long list in pieces', () => {
     }
     const once = stalling(1)
     expect((await once.api.agents.list()).data).toHaveLength(4)
-    expect(once.asked).toEqual(['agents.list', 'answers.next', 'agents.list', 'answers.next'])
+    // (Pieces of 3: the list, held as text, comes all in pieces, two of them.)
+    expect(once.asked).toEqual(['agents.list', 'answers.next', 'agents.list', 'answers.next', 'answers.next'])
     const slow = stalling(Infinity).api
     await expect(slow.agents.list()).rejects.toMatchObject({
       name: 'AppError',
@@ -183,5 +192,31 @@ describe('a long list in pieces', () => {
     expect(pieces.reply({ data: 'abc' }, owner)).toEqual({ ok: true, value: { data: 'abc' } })
     pieces.clear()
     expect(pieces.size).toBe(0)
+  })
+})
+
+describe('a list held as text', () => {
+  const texts = (n: number) => Array.from({ length: n }, (_, i) => JSON.stringify({ id: `a${i}`, n: i }))
+
+  it('leaves as JSON, parsed by no one here: whole up to a piece of text, else every piece a JSON array', () => {
+    const pieces = new AnswerPieces({ pieceItems: 2, textPieceItems: 4 })
+    const owner = {}
+    const short = pieces.reply({ data: new ListText(texts(4)), source: 'network' }, owner)
+    expect(short).toEqual({
+      ok: true,
+      value: { data: [], source: 'network' },
+      json: `[${texts(4).join(',')}]`
+    })
+    const long = pieces.reply({ data: new ListText(texts(9)), source: 'network' }, owner)
+    expect(long.value).toEqual({ data: [], source: 'network' })
+    expect(long.more?.count).toBe(9)
+    const id = long.more?.id ?? ''
+    const got = [pieces.next(id, owner), pieces.next(id, owner), pieces.next(id, owner)]
+    expect(got.map((p) => p.done)).toEqual([false, false, true])
+    expect(got.map((p) => ('json' in p ? (JSON.parse(p.json) as unknown[]).length : -1))).toEqual([4, 4, 1])
+    expect(got.flatMap((p) => ('json' in p ? (JSON.parse(p.json) as unknown[]) : []))).toEqual(
+      texts(9).map((x) => JSON.parse(x) as unknown)
+    )
+    expect(() => pieces.next(id, owner)).toThrow(/no longer at hand/)
   })
 })

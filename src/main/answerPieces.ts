@@ -2,7 +2,11 @@
  * Long lists leave main in pieces. Electron serialises an IPC answer on main's event loop, all at
  * once: a list of 100,000 agents (37 MB) held it ~200 ms, a piece of 1,000 holds it ~2–20 ms. So an
  * answer whose `data` is longer than a piece goes out with its first piece and `more` (AnswerMore);
- * the rest waits here until the preload asks `answers.next` for it, piece by piece.
+ * the rest waits here until the preload asks `answers.next` for it, piece by piece. A list main
+ * holds as its items' JSON (offline/listText.ts) leaves as JSON that the preload parses (main
+ * neither parses it nor serialises its objects, and a string is serialised as a copy of its
+ * bytes): whole in the reply's `json` up to a piece of text, else with no item and `more`, every
+ * piece then a JSON text.
  *
  * What waits was masked already (core.sanitize, for the session's token then) and belongs to the
  * session that asked: another session or token, a minute without a piece asked, or more than
@@ -14,10 +18,16 @@ import { randomBytes } from 'node:crypto'
 import { AppError } from '../shared/errors'
 import type { AnswerMore, AnswerPiece } from '../shared/ipc'
 import { isPlainObject } from './offline/merge'
+import { ListText } from './offline/listText'
 
 export interface AnswerPiecesOptions {
   /** Items a piece holds. Default 1,000 (~1 MB of agents, serialised in ~5–20 ms). */
   pieceItems?: number
+  /**
+   * Items a piece of a list held as text holds. Default 5,000 (~5 MB of agents: joined in a few
+   * ms, and a string is serialised as a copy of its bytes), or `pieceItems` when that is given.
+   */
+  textPieceItems?: number
   /** An answer not asked for a piece this long is dropped. Default 60,000 ms. */
   idleMs?: number
   /** Answers kept waiting at most (the one asked least lately is dropped). Default 16. */
@@ -25,7 +35,7 @@ export interface AnswerPiecesOptions {
 }
 
 interface Waiting {
-  items: unknown[]
+  items: unknown[] | ListText
   next: number
   owner: unknown
   token: string | null
@@ -42,12 +52,14 @@ function answerGone(): AppError {
 
 export class AnswerPieces {
   private readonly pieceItems: number
+  private readonly textPieceItems: number
   private readonly idleMs: number
   private readonly keep: number
   private readonly waiting = new Map<string, Waiting>()
 
   constructor(opts: AnswerPiecesOptions = {}) {
     this.pieceItems = Math.max(1, opts.pieceItems ?? 1000)
+    this.textPieceItems = Math.max(1, opts.textPieceItems ?? opts.pieceItems ?? 5000)
     this.idleMs = opts.idleMs ?? 60_000
     this.keep = Math.max(1, opts.keep ?? 16)
   }
@@ -61,17 +73,21 @@ export class AnswerPieces {
     value: unknown,
     owner: unknown,
     token: string | null = null
-  ): { ok: true; value: unknown; more?: AnswerMore } {
+  ): { ok: true; value: unknown; more?: AnswerMore; json?: string } {
     const data = (value as { data?: unknown } | null)?.data
-    if (!isPlainObject(value) || !Array.isArray(data) || data.length <= this.pieceItems) {
-      return { ok: true, value }
-    }
+    const text = data instanceof ListText
+    if (!isPlainObject(value) || !(Array.isArray(data) || text)) return { ok: true, value }
+    // A list held as text leaves as text (parsed by the preload): none of it is parsed here.
+    if (text && data.length <= this.textPieceItems)
+      return { ok: true, value: { ...value, data: [] }, json: data.json() }
+    if (!text && data.length <= this.pieceItems) return { ok: true, value }
     while (this.waiting.size >= this.keep) this.drop(this.waiting.keys().next().value as string)
     const id = randomBytes(16).toString('base64url')
-    this.waiting.set(id, { items: data, next: this.pieceItems, owner, token, timer: this.timer(id) })
+    const first = text ? 0 : this.pieceItems
+    this.waiting.set(id, { items: data, next: first, owner, token, timer: this.timer(id) })
     return {
       ok: true,
-      value: { ...value, data: data.slice(0, this.pieceItems) },
+      value: { ...value, data: text ? [] : data.slice(0, first) },
       more: { id, count: data.length }
     }
   }
@@ -83,8 +99,9 @@ export class AnswerPieces {
   next(id: string, owner: unknown, token: string | null = null): AnswerPiece {
     const w = this.waiting.get(id)
     if (!w || w.owner !== owner || w.token !== token) throw answerGone()
-    const items = w.items.slice(w.next, w.next + this.pieceItems)
-    w.next += this.pieceItems
+    const text = w.items instanceof ListText
+    const from = w.next
+    w.next += text ? this.textPieceItems : this.pieceItems
     const done = w.next >= w.items.length
     clearTimeout(w.timer)
     this.waiting.delete(id)
@@ -93,7 +110,9 @@ export class AnswerPieces {
       w.timer = this.timer(id)
       this.waiting.set(id, w)
     }
-    return { items, done }
+    return w.items instanceof ListText
+      ? { json: w.items.json(from, w.next), done }
+      : { items: w.items.slice(from, w.next), done }
   }
 
   /** Answers waiting now. */

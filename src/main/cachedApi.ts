@@ -13,11 +13,11 @@ import { nowTimestamp as now } from './clock'
 import { isLocalId, LOCAL_ID_PREFIX, outboxSnapshot, type Item, type Resource } from './offline'
 import { placeItem } from './offline/scopes'
 import { removalMark, removedSince } from './offline/removals'
-import type { OutboxExtra } from './offline/types'
+import type { ListWriter, OutboxExtra } from './offline/types'
+import type { ListRead, ListText } from './offline/listText'
 import { outcomeUnknown, uncertainError } from './offline/writeRules'
 import { withIdempotencyKey } from './api/idempotency'
-import { answerDigest } from './api/answerDigest'
-import type { Lease, ReadOptions, WriteOp } from './resources/kit'
+import type { Lease, PageSink, ReadOptions, WriteOp } from './resources/kit'
 import type { ConnectivityMonitor } from './connectivity'
 import type { EventBus } from './events'
 
@@ -67,13 +67,20 @@ export class CachedApi {
   // Reads
   // ------------------------------------------------------------------------------------------
 
+  /**
+   * A list: from the network (each page planned against the cache as it comes, the list written
+   * once whole; its items answered as their rows' JSON, see offline/listText.ts), else from the
+   * cache, or the local catalogue (its items picked by `opts.filter`) when the server cannot list
+   * the resource. `fetch` hands the pages to `page` as they come; `opts.view` is what is kept of
+   * each item.
+   */
   async readList<T extends Item>(
     s: Lease,
     resource: Resource,
     scope: string,
-    fetch: () => Promise<T[]>,
+    fetch: (page: PageSink<T>) => Promise<void>,
     opts: ReadOptions<T> = {}
-  ): Promise<Read<T[]>> {
+  ): Promise<ListRead<T>> {
     const filter = opts.filter ?? (() => true)
     const fromCache = (offline: boolean): Read<T[]> | null => {
       const hit = s.cache.getList(resource, scope)
@@ -91,10 +98,21 @@ export class CachedApi {
       const online = this.deps.connectivity.get().online
       return fromCache(!online) ?? { data: [], source: 'cache', syncedAt: null, offline: !online }
     }
-    let items: T[]
     const mark = removalMark(s.cache)
+    let writer: { at: string; list: ListWriter } | null = null
+    // Made when the first page comes: its time is the list's sync time.
+    const start = () => {
+      const at = now()
+      return { at, list: s.cache.listWriter(resource, scope, at) }
+    }
+    const page: PageSink<T> = async (items, info = {}) => {
+      writer ??= start()
+      const { view } = opts
+      if (view) await writer.list.add(items.map(view), { digest: info.digest })
+      else await writer.list.add(items, info)
+    }
     try {
-      items = await fetch()
+      await fetch(page)
     } catch (e) {
       if (!AppError.is(e)) throw e
       if (e.kind === 'not_offered') return catalogue(!this.deps.connectivity.get().online)
@@ -107,33 +125,19 @@ export class CachedApi {
       }
       throw e
     }
-    const at = now()
-    const view = opts.view ?? ((x: T) => x)
-    let fresh = opts.view ? items.map(view) : items
-    // The answer's digest (api/answerDigest.ts) goes with the items only while they are all of it.
-    let answer = answerDigest(items)
+    writer ??= start()
+    const { at, list } = writer
     // Deleted while the answer was on its way: stays deleted.
-    if (removalMark(s.cache) !== mark) {
-      fresh = fresh.filter((i) => !removedSince(s.cache, resource, i.id, mark))
-      answer = undefined
-    }
-    // Items the server does not know yet (waiting in the outbox) stay visible. They exist only
-    // while the outbox holds something, so the previous list is read only then.
-    let pending: T[] = []
+    const leaveOut =
+      removalMark(s.cache) !== mark ? (id: string) => removedSince(s.cache, resource, id, mark) : undefined
+    // Items the server does not know yet (waiting in the outbox) stay visible, first. They exist
+    // only while the outbox holds something, so the previous list is read only then.
+    let first: T[] = []
     if (s.outbox.list().length > 0) {
-      const known = new Set(fresh.map((i) => i.id))
       const previous = s.cache.getList(resource, scope)
-      if (previous) pending = (previous.value as T[]).filter((i) => isLocalId(i.id) && !known.has(i.id))
-      if (pending.length > 0) answer = undefined
+      if (previous) first = (previous.value as T[]).filter((i) => isLocalId(i.id))
     }
-    // Every item merged with what is cached, then the list's membership (in steps: main stays free).
-    const data = await s.cache.putListInSteps(
-      resource,
-      scope,
-      pending.length ? [...pending, ...fresh] : fresh,
-      at,
-      answer
-    )
+    const data = (await list.finish(leaveOut ? { first, leaveOut } : { first })) as ListText<T>
     this.synced(s, at)
     return { data, source: 'network', syncedAt: at, offline: false }
   }

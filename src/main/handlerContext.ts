@@ -1,6 +1,7 @@
 /** What every IPC handler is given: the session, profiles, cache, sync and desktop services. */
 import type { Channel, ChannelParsedInput, ChannelResult, AppInfo } from '../shared/ipc'
 import type { AnswerPieces } from './answerPieces'
+import type { Answer } from './offline/listText'
 import type { CachedApi } from './cachedApi'
 import type { ConnectivityMonitor } from './connectivity'
 import type { ProfileRegistry } from './profiles'
@@ -36,5 +37,5 @@ export interface HandlerContext {
 export type Handler<C extends Channel> = (
   input: ChannelParsedInput<C>,
   ctx: HandlerContext
-) => Promise<ChannelResult<C>>
+) => Promise<Answer<ChannelResult<C>>>
 export type Handlers = { [C in Channel]: Handler<C> }

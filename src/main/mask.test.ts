@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { isChecked, markChecked, MASK, MASK_STEP, maskSecrets, maskSecretsInSteps } from './mask'
+import { ListText } from './offline/listText'
 
 const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.session-token-value'
 
@@ -115,5 +116,31 @@ describe('items checked already', () => {
     const c = { id: 'c' }
     markChecked([c], ['short', null])
     expect(isChecked(c, ['short'])).toBe(false)
+  })
+})
+
+describe('a read whose items are held as text', () => {
+  it('parses and masks only the items whose JSON holds a secret, in steps; the same read when none does', async () => {
+    const items = longList(3 * MASK_STEP)
+    const text = new ListText(items.map((i) => JSON.stringify(i)))
+    const read = { data: text, source: 'network', syncedAt: null, offline: false }
+    const masked = (await maskSecretsInSteps(read, [TOKEN])) as typeof read
+    expect(masked.data).toBeInstanceOf(ListText)
+    expect(masked.data.values()).toEqual(maskSecrets(items, [TOKEN]))
+    expect(masked.data.texts.join('')).not.toContain(TOKEN)
+    // Texts that held none are the same strings.
+    expect(masked.data.texts[5]).toBe(text.texts[5])
+    const clean = {
+      ...read,
+      data: new ListText(
+        items.filter((i) => !JSON.stringify(i).includes(TOKEN)).map((i) => JSON.stringify(i))
+      )
+    }
+    expect(await maskSecretsInSteps(clean, [TOKEN])).toBe(clean)
+    // A secret JSON writes with escapes is found as JSON writes it.
+    const quoted = 'a "quoted" secret\\value'
+    const escaped = { ...read, data: new ListText([JSON.stringify({ id: 'x', note: `is ${quoted}` })]) }
+    const out = (await maskSecretsInSteps(escaped, [quoted])) as typeof read
+    expect(out.data.values()).toEqual([{ id: 'x', note: `is ${MASK}` }])
   })
 })

@@ -4,6 +4,7 @@
  * an IPC answer or an event. Used where server text enters (api/normalize.ts, api/transport.ts)
  * and where answers and events leave main (core.ts).
  */
+import { ListText } from './offline/listText'
 
 /** What a masked token reads as. */
 export const MASK = '••••'
@@ -122,14 +123,17 @@ export function maskSecrets(value: unknown, secrets: readonly (string | null | u
 
 /** Items of a long list masked per step by `maskSecretsInSteps`. */
 export const MASK_STEP = 1000
+/** Items of a list held as text searched per step (a search of each text, ~0.2 µs a kB). */
+const TEXT_STEP = 10_000
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 /**
  * `maskSecrets` for answers that may be long: a list (an array, or a read's `data` array) of more
  * than MASK_STEP items is walked MASK_STEP items at a time with the event loop free in between (a
- * 100,000-agent answer held main for ~450 ms in one walk). The result is the same as
- * `maskSecrets`, the same value when nothing is masked.
+ * 100,000-agent answer held main for ~450 ms in one walk). A read's `data` held as text
+ * (offline/listText.ts, each text a cache row as JSON.stringify wrote it) is searched as text:
+ * only an item whose JSON holds a secret is parsed and masked. The result is the same as `maskSecrets`, the same value when nothing is masked.
  */
 export async function maskSecretsInSteps(
   value: unknown,
@@ -144,6 +148,25 @@ export async function maskSecretsInSteps(
     typeof value === 'object' && value !== null && !Array.isArray(value)
       ? (value as Record<string, unknown>)
       : null
+  if (record && record.data instanceof ListText) {
+    const data = record.data
+    const texts = data.texts
+    // Each text is JSON.stringify's (a cache row): a secret in one of its strings or keys reads
+    // there as JSON.stringify writes it, so only a text that holds that spelling is parsed.
+    const spelt = list.map((secret) => JSON.stringify(secret).slice(1, -1))
+    let out: string[] | null = null
+    for (let i = 0; i < texts.length; i++) {
+      if (i > 0 && i % TEXT_STEP === 0) await yieldNow()
+      const text = texts[i] as string
+      if (!spelt.some((s) => text.includes(s))) continue
+      const m = JSON.stringify(maskWith(JSON.parse(text), list, min, marked))
+      if (m !== text) (out ??= texts.slice())[i] = m
+    }
+    const others: Record<string, unknown> = { ...record, data: null }
+    const maskedOthers = maskWith(others, list, min, marked) as Record<string, unknown>
+    if (maskedOthers === others && !out) return value
+    return { ...maskedOthers, data: out ? new ListText(out) : data }
+  }
   const items = Array.isArray(value) ? value : record && Array.isArray(record.data) ? record.data : null
   if (!items || items.length <= MASK_STEP) return maskWith(value, list, min, marked)
   let out: unknown[] | null = null

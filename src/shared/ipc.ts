@@ -207,7 +207,12 @@ export type ChannelResult<C extends Channel> = IpcContract[C]['result']
 export const CHANNELS = Object.keys(ipcContract) as Channel[]
 
 /** What crosses the wire for every invoke: errors are data, so their kind and fields survive IPC. */
-export type IpcReply<T> = { ok: true; value: T; more?: AnswerMore } | { ok: false; error: AppErrorData }
+/**
+ * A reply: its value (with `more` when a long list comes in pieces, AnswerMore), or its error. With
+ * `json`, the value's `data` is that JSON array (a list main holds as text; the preload parses it).
+ */
+export type IpcReply<T> =
+  { ok: true; value: T; more?: AnswerMore; json?: string } | { ok: false; error: AppErrorData }
 
 /** IPC channel name on the wire (namespaced so nothing else can collide). */
 export const wireChannel = (c: Channel) => `agent-desk:${c}`
@@ -286,7 +291,7 @@ export function buildDeskApi(
   startHash?: string
 ): unknown {
   type Reply =
-    | { ok: true; value: unknown; more?: { id: string; count: number } }
+    | { ok: true; value: unknown; more?: { id: string; count: number }; json?: string }
     | { ok: false; error: { kind: string; message: string } }
   const api: Record<string, unknown> = {}
   for (const channel of channels) {
@@ -320,11 +325,15 @@ export function buildDeskApi(
           throw err
         }
         if (!whole) {
+          if (typeof reply.json === 'string')
+            (reply.value as { data: unknown }).data = JSON.parse(reply.json) as unknown[]
           if (!reply.more) return reply.value
           whole = { value: reply.value, data: (reply.value as { data: unknown[] }).data, id: reply.more.id }
         } else {
-          const piece = reply.value as { items: unknown[]; done: boolean }
-          for (const item of piece.items) whole.data.push(item)
+          const piece = reply.value as { items?: unknown[]; json?: string; done: boolean }
+          const items =
+            typeof piece.json === 'string' ? (JSON.parse(piece.json) as unknown[]) : (piece.items ?? [])
+          for (const item of items) whole.data.push(item)
           if (piece.done) return whole.value
         }
         reply = (await invoke('answers.next', { id: whole.id })) as Reply

@@ -143,8 +143,8 @@ export interface AnswerMore {
   /** The list's length (all pieces). */
   count: number
 }
-/** One further piece of a long list (`answers.next`); `done` on the last one. */
-export interface AnswerPiece {
-  items: unknown[]
-  done: boolean
-}
+/**
+ * One further piece of a long list (`answers.next`): its items, or (a list main holds as text) a
+ * JSON array of them; `done` on the last one.
+ */
+export type AnswerPiece = { items: unknown[]; done: boolean } | { json: string; done: boolean }

@@ -8,13 +8,21 @@ export async function wholeReply(
   reply: IpcReply<unknown>,
   invoke: (channel: string, input: unknown) => Promise<IpcReply<unknown>>
 ): Promise<IpcReply<unknown>> {
+  if (reply.ok && typeof reply.json === 'string') {
+    const { json: text, ...rest } = reply
+    return wholeReply(
+      { ...rest, value: { ...(reply.value as object), data: JSON.parse(text) as unknown[] } },
+      invoke
+    )
+  }
   if (!reply.ok || !reply.more) return reply
   const data = (reply.value as { data: unknown[] }).data
   for (;;) {
     const next = await invoke('answers.next', { id: reply.more.id })
     if (!next.ok) return next
-    const piece = next.value as { items: unknown[]; done: boolean }
-    data.push(...piece.items)
+    const piece = next.value as { items?: unknown[]; json?: string; done: boolean }
+    const items = typeof piece.json === 'string' ? (JSON.parse(piece.json) as unknown[]) : (piece.items ?? [])
+    for (const item of items) data.push(item)
     if (piece.done) return { ok: true, value: reply.value }
   }
 }

@@ -62,6 +62,16 @@ const turn = () => new Promise<void>((resolve) => setImmediate(resolve))
 /** Answers that mean "not these query parameters" (a strict server). */
 const PAGING_REFUSED = new Set([400, 422])
 
+/** One page of a list as `pages` hands it on. */
+export interface ListPage {
+  /** The digest of the bytes it was parsed from (answerDigest.ts). */
+  digest: string | undefined
+  /** The list came whole (the server does not page it). */
+  whole: boolean
+  /** Whether the item came as it was in the JSON (not read by zod): its JSON text holds all of it. */
+  exact: (item: unknown) => boolean
+}
+
 /** The endpoint helpers over one transport. */
 export function endpoints(t: Transport) {
   const request = (call: Call) => t.request(call)
@@ -86,29 +96,35 @@ export function endpoints(t: Transport) {
   /**
    * A list's items, each by the tolerant schema, LIST_PARSE_STEP at a time with the event loop
    * free before each step: the answer's JSON.parse and the validation of all its items are no
-   * longer one block (a 2,000-item page: JSON.parse, zod and a GC in one turn, 40–60 ms).
+   * longer one block (a 2,000-item page: JSON.parse, zod and a GC in one turn, 40–60 ms). Also
+   * which items zod read (`read`): the others are kept as they came, so their JSON holds all of
+   * them; a tolerant schema's `undefined` fields ("keep what is known") have no JSON.
    */
-  async function parseList<S extends z.ZodType>(
+  async function parseItems<S extends z.ZodType>(
     schema: S,
     data: unknown,
     what: string
-  ): Promise<z.output<S>[]> {
+  ): Promise<{ items: z.output<S>[]; read: Set<unknown> }> {
     if (!Array.isArray(data)) throw protocol(`The server's list of ${what}s was not a list`)
     // An item the schema would read as itself is kept as it came (no copy): every item of a
     // well-behaved server. Others are read by zod (and dropped when they cannot be read).
     const asIs = asIsCheck(schema)
-    const out: z.output<S>[] = []
+    const items: z.output<S>[] = []
+    const read = new Set<unknown>()
     for (let i = 0; i < data.length; i++) {
       if (i % LIST_PARSE_STEP === 0 && data.length > LIST_PARSE_STEP) await turn()
       const item: unknown = data[i]
       if (asIs?.(item)) {
-        out.push(item as z.output<S>)
+        items.push(item as z.output<S>)
         continue
       }
       const r = schema.safeParse(item)
-      if (r.success) out.push(r.data)
+      if (r.success) {
+        items.push(r.data)
+        read.add(r.data)
+      }
     }
-    return out
+    return { items, read }
   }
 
   const enc = encodeURIComponent
@@ -122,30 +138,41 @@ export function endpoints(t: Transport) {
     return parseOne(schema, await request({ op, method: 'GET', path, auth: true, scope: 'item', what }), what)
   }
   /**
-   * A whole list. Where the server pages lists (`skip`/`take`, decisions.md: the local service
-   * does), it is read a page at a time: no answer grows past the transport's limit however long
-   * the list, each page is parsed on its own and main's event loop runs between pages. A server
-   * that ignores the parameters answers the whole list at once (more than a page, or the same
-   * first page again) and one that refuses them (4xx) is asked without them; either is remembered.
+   * A list, page by page as `onPage` takes them. Where the server pages lists (`skip`/`take`,
+   * decisions.md: the local service does), it is read a page at a time: no answer grows past the
+   * transport's limit however long the list, each page is parsed on its own and main's event loop
+   * runs between pages. A server that ignores the parameters answers the whole list at once (more
+   * than a page, or the same first page again) and one that refuses them (4xx) is asked without
+   * them; either is remembered. The next page is asked for before `onPage` takes this one.
    */
-  async function list<S extends z.ZodType>(
+  async function pages<S extends z.ZodType>(
     op: string,
     path: string,
     schema: S,
     what: string,
-    query?: Record<string, string>
-  ): Promise<z.output<S>[]> {
+    query: Record<string, string> | undefined,
+    onPage: (items: z.output<S>[], page: ListPage) => Promise<void>
+  ): Promise<void> {
     const base: Call = { op, method: 'GET', path, auth: true, scope: 'collection', what }
-    const once = async () => {
-      const data = await request(query ? { ...base, query } : base)
-      return markAnswer(await parseList(schema, data, what), answerDigest(data))
+    const take = async (data: unknown, whole: boolean, seen?: Set<unknown>) => {
+      const { items, read } = await parseItems(schema, data, what)
+      // Items that moved across a page boundary while paging (a new item first) come once.
+      const kept = seen
+        ? items.filter((item) => {
+            const id = isRecord(item) ? item.id : undefined
+            if (id === undefined) return true
+            if (seen.has(id)) return false
+            seen.add(id)
+            return true
+          })
+        : items
+      await onPage(kept, { digest: answerDigest(data), whole, exact: (item) => !read.has(item) })
     }
+    const once = async () => take(await request(query ? { ...base, query } : base), true)
     const caps = t.capabilities
     if (!caps || caps.get(LIST_PAGING) === 'not_offered') return once()
     const page = t.listPageSize ?? LIST_PAGE
     const firstId = (items: unknown[]) => (isRecord(items[0]) ? items[0].id : undefined)
-    const out: z.output<S>[] = []
-    const pages: (string | undefined)[] = []
     const seen = new Set<unknown>()
     let first: unknown
     const ask = (skip: number) =>
@@ -163,33 +190,45 @@ export function endpoints(t: Transport) {
         return once()
       }
       next = null
-      if (!Array.isArray(data)) return parseList(schema, data, what) // throws the protocol error
+      if (!Array.isArray(data)) return void (await parseItems(schema, data, what)) // throws the protocol error
       if (skip === 0) first = firstId(data)
       else if (data.length > 0 && firstId(data) === first) {
         caps.set(LIST_PAGING, 'not_offered') // the parameters were ignored: page one again
-        return out
+        return
       }
       if (data.length > page) {
         caps.set(LIST_PAGING, 'not_offered')
-        return parseList(schema, data, what)
+        return take(data, true)
       }
       if (data.length === page) {
         next = ask(skip + page)
         next.catch(() => undefined) // awaited (and its failure thrown) on the next turn of the loop
       }
-      pages.push(answerDigest(data))
-      // Items that moved across a page boundary while paging (a new item first) come once.
-      for (const item of await parseList(schema, data, what)) {
-        const id = isRecord(item) ? item.id : undefined
-        if (id !== undefined && seen.has(id)) continue
-        if (id !== undefined) seen.add(id)
-        out.push(item)
-      }
+      await take(data, false, seen)
       if (data.length < page) {
         if (skip > 0) caps.set(LIST_PAGING, 'offered')
-        return markAnswer(out, pagesDigest(pages))
+        return
       }
     }
+  }
+
+  /** A whole list (`pages` gathered), marked with the digest of the answer or of its pages. */
+  async function list<S extends z.ZodType>(
+    op: string,
+    path: string,
+    schema: S,
+    what: string,
+    query?: Record<string, string>
+  ): Promise<z.output<S>[]> {
+    const out: z.output<S>[] = []
+    const digests: (string | undefined)[] = []
+    let whole = false
+    await pages(op, path, schema, what, query, async (items, page) => {
+      for (const item of items) out.push(item)
+      digests.push(page.digest)
+      whole = page.whole
+    })
+    return markAnswer(out, whole && digests.length === 1 ? digests[0] : pagesDigest(digests))
   }
   async function write<S extends z.ZodType<Record<string, unknown>>>(
     op: string,
@@ -210,13 +249,15 @@ export function endpoints(t: Transport) {
     return null
   }
 
-  return { request, get, list, write, del, parseOne, enc }
+  return { request, get, list, pages, write, del, parseOne, enc }
 }
 
 export type Endpoints = ReturnType<typeof endpoints>
 
 export interface Crud<T, C, U> {
   list(): Promise<T[]>
+  /** The list page by page (`pages`). */
+  pages(onPage: (items: T[], page: ListPage) => Promise<void>): Promise<void>
   get(id: string): Promise<T>
   create(body: C): Promise<T>
   update(id: string, patch: U): Promise<T>
@@ -247,6 +288,7 @@ export function crud<S extends z.ZodType<Record<string, unknown>>, C extends obj
   const known = (b: object, fields: readonly string[]) => pick(b as Record<string, unknown>, fields)
   return {
     list: () => e.list(`${r}.list`, path, schema, what),
+    pages: (onPage) => e.pages(`${r}.list`, path, schema, what, undefined, onPage),
     get: (id) => e.get(`${r}.get`, item(id), schema, what),
     create: (b) => e.write(`${r}.create`, 'POST', path, b, schema, what, known(b, fields)),
     update: (id, patch) =>

@@ -4,11 +4,22 @@
  */
 import { type Db, isCorruption, markForRebuild, scalar } from './db'
 import { type JsonRecord, isPlainObject, mergeItem, replaceString, scrub } from './merge'
-import { listSteps, type ListStepsResult } from './listWrite'
+import { ListPlan, type ListStepsResult } from './listWrite'
+import { ListText } from './listText'
 import { cacheStatements, type CacheStatements } from './cacheStatements'
 import { AnswerMemory, type AnswerSharing } from './answers'
 import * as memberships from './memberships'
-import { RESOURCES, type CacheStore, type Cached, type NamedRow, type Resource } from './types'
+import {
+  RESOURCES,
+  type CacheStore,
+  type Cached,
+  type ListWriter,
+  type NamedRow,
+  type Resource,
+  type WriterPage
+} from './types'
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 function checkResource(resource: string): void {
   if (!(RESOURCES as readonly string[]).includes(resource)) {
@@ -90,18 +101,17 @@ export class SqliteCacheStore implements CacheStore {
     syncedAt: string | null,
     answer?: string
   ): T[] {
-    const steps = this.listSteps(resource, scope, items, syncedAt, answer)
+    if (!Array.isArray(items)) throw new TypeError('putList needs an array of items')
+    const run = this.listWriter(resource, scope, syncedAt).steps(items, answer)
+    const all = () => {
+      for (;;) {
+        const r = run.next()
+        if (r.done) return r.value.values() as T[]
+      }
+    }
     return this.write(
-      () => steps.fallback(),
-      () =>
-        steps.finish(
-          this.db.transaction(() => {
-            for (;;) {
-              const r = steps.run.next()
-              if (r.done) return r.value
-            }
-          })()
-        )
+      () => items.map((i) => scrub(resource, mergeItem(null, i as unknown as JsonRecord)) as unknown as T),
+      () => this.db.transaction(all)()
     )
   }
 
@@ -112,50 +122,30 @@ export class SqliteCacheStore implements CacheStore {
     syncedAt: string | null,
     answer?: string
   ): Promise<T[]> {
-    const steps = this.listSteps(resource, scope, items, syncedAt, answer)
-    for (;;) {
-      const r = this.write(
-        () => {
-          steps.run.return({ items: [], unchanged: false })
-          return { done: true as const, value: steps.fallback() }
-        },
-        () => {
-          const step = this.db.transaction(() => steps.run.next())()
-          return step.done ? { done: true as const, value: steps.finish(step.value) } : step
-        }
-      )
-      if (r.done) return r.value
-      await new Promise<void>((resolve) => setImmediate(resolve))
-    }
+    if (!Array.isArray(items)) throw new TypeError('putList needs an array of items')
+    const writer = this.listWriter(resource, scope, syncedAt)
+    await writer.add(items, answer === undefined ? {} : { digest: answer })
+    return (await writer.finish()).values() as T[]
   }
 
-  /** putList's work as steps (listWrite.ts); every item is checked before the first write. */
-  private listSteps<T extends { id: string }>(
-    resource: Resource,
-    scope: string,
-    items: T[],
-    syncedAt: string | null,
-    answer: string | undefined
-  ) {
+  /**
+   * A list read from a server, written as its pages come (listWrite.ts): each page is planned
+   * against the cache in short steps (reads only) as it arrives, and the list is written in steps
+   * once whole. Every item is checked before anything is written; a reader meanwhile sees the
+   * previous list. The answer memory (answers.ts) is kept per page: a page whose bytes are those
+   * of the same page of the answer stored last, with nothing written since, is taken as stored.
+   */
+  listWriter(resource: Resource, scope: string, syncedAt: string | null): ListWriter {
     checkResource(resource)
-    if (!Array.isArray(items)) throw new TypeError('putList needs an array of items')
     const s = this.s
-    /** What the list would hold (when the file is damaged and nothing is written). */
-    const fallback = () =>
-      items.map((i) => scrub(resource, mergeItem(null, i as unknown as JsonRecord)) as unknown as T)
-    if (answer !== undefined && this.memory.get(resource, scope) === answer) {
-      // The answer stored last, and nothing wrote the resource since: its items are their rows.
-      const same = function* (): Generator<void, ListStepsResult<T>> {
-        s.putHead.run(resource, scope, syncedAt, memberships.emptyMembership())
-        return { items: items.map((i) => scrub(resource, i) as unknown as T), unchanged: true }
-      }
-      return { run: same(), fallback, finish: (r: ListStepsResult<T>) => r.items }
-    }
-    this.memory.forgetList(resource, scope)
-    const writesBefore = this.memory.writes
+    const memory = this.memory
+    const remembered = memory.get(resource, scope)?.split('\n')
+    memory.forgetList(resource, scope)
+    const writesBefore = memory.writes
+    const digests: (string | undefined)[] = []
     // The list's membership now (null, none: a list not stored yet has no members).
     const members = () => memberships.membershipOf(s, resource, scope)
-    const run = listSteps<T>(items, {
+    const plan = new ListPlan({
       check: checkItem,
       stored: (id) => s.itemJson.get(resource, id) as unknown[] | undefined,
       storedMany: (ids) =>
@@ -167,7 +157,7 @@ export class SqliteCacheStore implements CacheStore {
       upsert: (item) => this.upsert(resource, item, syncedAt),
       write: (id, json) => s.upsertItem.run(resource, id, json, syncedAt),
       changes: () => Number((s.totalChanges.get() as unknown[])[0]),
-      touched: () => this.memory.touched(resource),
+      touched: () => memory.touched(resource),
       memberIds: () => (s.memberIds.all(resource, members()) as unknown[][]).map((r) => r[0]),
       memberPage: (position, limit) =>
         (position === null
@@ -181,16 +171,75 @@ export class SqliteCacheStore implements CacheStore {
       collect: memberships.membershipCollector(s, resource),
       putHead: () => s.putHead.run(resource, scope, syncedAt, memberships.emptyMembership())
     })
-    /**
-     * After the last step committed: remembers an answer whose items were stored already, unless
-     * another store on the file wrote meanwhile (this connection's writes the steps saw).
-     */
-    const finish = (r: ListStepsResult<T>): T[] => {
-      if (!r.unchanged) this.memory.touched(resource)
-      else if (answer !== undefined) this.memory.remember(resource, scope, answer, writesBefore)
-      return r.items
+    /** With nothing stored: the item as the list would hold it (a damaged file). */
+    const unstored = (item: unknown) => {
+      checkItem(item)
+      return JSON.stringify(scrub(resource, mergeItem(null, item)))
     }
-    return { run, fallback, finish }
+    /** The file is damaged: nothing more is written, the list reads as its items with nothing stored. */
+    let broken: string[] | null = null
+    let amended = false
+    const page = (items: readonly unknown[], opts: WriterPage): Generator<void, void> => {
+      const k = digests.length
+      digests.push(opts.digest)
+      const asStored =
+        opts.digest !== undefined && remembered?.[k] === opts.digest && memory.writes === writesBefore
+      return plan.add(items, { asStored, ...(opts.exact ? { exact: opts.exact } : {}) })
+    }
+    /** After the last step committed: remembers an answer whose items were stored already. */
+    const finished = (r: ListStepsResult): ListText => {
+      if (!r.unchanged) memory.touched(resource)
+      else if (!amended && digests.length > 0 && digests.every((d) => d !== undefined))
+        memory.remember(resource, scope, digests.join('\n'), writesBefore)
+      return new ListText(r.texts)
+    }
+    /** Runs one step in a transaction; null when the file turned out damaged. */
+    const step = <R>(run: Generator<void, R>): IteratorResult<void, R> | null =>
+      this.write(
+        () => {
+          run.return(undefined as R)
+          return null
+        },
+        () => this.db.transaction(() => run.next())()
+      )
+    /** Runs every step, the event loop free before each; false when the file turned out damaged. */
+    const inSteps = async (run: Generator<void, unknown>): Promise<boolean> => {
+      for (;;) {
+        // Each step in a turn of its own: none runs on from the caller's work (a page's parse).
+        await nextTurn()
+        const r = step(run)
+        if (r === null) return false
+        if (r.done) return true
+      }
+    }
+    return {
+      async add(items, opts = {}) {
+        if (!broken) {
+          const before = plan.length
+          if (await inSteps(page(items, opts))) return
+          broken = plan.fallback().slice(0, before)
+        }
+        for (const item of items) broken.push(unstored(item))
+      },
+      async finish(amend = {}) {
+        const first = amend.first ?? []
+        if (!broken && (first.length > 0 || amend.leaveOut)) {
+          amended = true
+          if (!(await inSteps(plan.amend(first, amend.leaveOut ?? (() => false))))) broken = plan.fallback()
+        }
+        if (broken) return new ListText(broken)
+        let result: ListStepsResult | undefined
+        const run = (function* () {
+          result = yield* plan.write()
+        })()
+        if (!(await inSteps(run)) || !result) return new ListText(plan.fallback())
+        return finished(result)
+      },
+      *steps(items, answer) {
+        yield* page(items, answer === undefined ? {} : { digest: answer })
+        return finished(yield* plan.write())
+      }
+    }
   }
 
   getList<T>(resource: Resource, scope: string): Cached<T[]> | null {

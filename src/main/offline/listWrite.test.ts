@@ -190,3 +190,97 @@ describe('a file written before membership keys', () => {
     expect(sql("SELECT COUNT(*) FROM lists WHERE members IS NULL AND resource = 'agents'")).toBe(0)
   })
 })
+
+describe('a list written as its pages come (listWriter)', () => {
+  const page = (from: number, n: number, name = 'item') =>
+    Array.from({ length: n }, (_, i) => ({ id: `a${from + i}`, name: `${name} ${from + i}` }))
+
+  it('plans each page as it comes and writes nothing until the list is whole; a bad item on a later page leaves the old list', async () => {
+    const { cache } = t.open()
+    cache.putList('agents', 'all', page(0, 2, 'old'), T1)
+    const writer = cache.listWriter('agents', 'all', T2)
+    await writer.add(page(0, 600))
+    // Planned, not written: a reader sees the old list, and no row of the page is stored.
+    expect(cache.getList('agents', 'all')?.value).toEqual(page(0, 2, 'old'))
+    expect(cache.getItem('agents', 'a5')).toBeNull()
+    await expect(writer.add([...page(600, 10), { name: 'no id' }])).rejects.toThrow(/id/)
+    expect(cache.getList('agents', 'all')).toEqual({ value: page(0, 2, 'old'), syncedAt: T1 })
+    expect(cache.getItem('agents', 'a5')).toBeNull()
+
+    const next = cache.listWriter('agents', 'all', T2)
+    await next.add(page(0, 600))
+    await next.add(page(600, 400))
+    const list = await next.finish()
+    expect(cache.getList('agents', 'all')).toEqual({ value: page(0, 1000), syncedAt: T2 })
+    // What it ends with is each item's row, as text.
+    expect(list.length).toBe(1000)
+    expect(list.texts.every((x) => typeof x === 'string')).toBe(true)
+    expect(list.values()).toEqual(page(0, 1000))
+    expect(JSON.parse(list.texts[3] as string)).toEqual(cache.getItem('agents', 'a3')?.value)
+  })
+
+  it('merges an item a tolerant schema read (its undefined fields keep what is known) as the item, not as its text, onto a row changed meanwhile', async () => {
+    const { cache } = t.open()
+    cache.putList('agents', 'all', [{ id: 'a1', name: 'one', llm: { model: 'm', provider: 'p' } }], T1)
+    const read = { id: 'a1', name: 'one (server)', llm: { model: 'm2', provider: undefined } }
+    const asText = { id: 'a2', name: 'two (server)', llm: { model: 'm2', provider: undefined } }
+    cache.putList('agents', 'other', [{ id: 'a2', name: 'two', llm: { model: 'm', provider: 'p' } }], T1)
+    const writer = cache.listWriter('agents', 'all', T2)
+    // a1 is known to be read by zod; a2 (wrongly) claimed exact: only its text is kept.
+    await writer.add([read, asText], { exact: (item) => item !== read })
+    // Both rows change while the list is on its way (an edit, another read).
+    cache.putItem('agents', { id: 'a1', name: 'one', llm: { model: 'm', provider: 'mine' } }, null)
+    cache.putItem('agents', { id: 'a2', name: 'two', llm: { model: 'm', provider: 'mine' } }, null)
+    const list = await writer.finish()
+    // Merged again as the item: the provider it did not know is kept.
+    expect(cache.getItem('agents', 'a1')?.value).toEqual({
+      id: 'a1',
+      name: 'one (server)',
+      llm: { model: 'm2', provider: 'mine' }
+    })
+    // Merged again as its text, which has no `provider` to keep: the nested record is the server's.
+    expect(cache.getItem('agents', 'a2')?.value).toEqual({
+      id: 'a2',
+      name: 'two (server)',
+      llm: { model: 'm2' }
+    })
+    expect(list.values().map((a) => (a as { llm: unknown }).llm)).toEqual([
+      { model: 'm2', provider: 'mine' },
+      { model: 'm2' }
+    ])
+  })
+
+  it('takes a page whose bytes are those of the same page of the answer stored last as stored, and compares the others', async () => {
+    const { cache } = t.open()
+    const read = async (digests: string[], pages: ReturnType<typeof page>[]) => {
+      const writer = cache.listWriter('agents', 'all', T2)
+      for (let i = 0; i < pages.length; i++) await writer.add(pages[i] as unknown[], { digest: digests[i] })
+      return writer.finish()
+    }
+    const pages = [page(0, 300), page(300, 300)]
+    await read(['d1', 'd2'], pages) // new rows
+    await read(['d1', 'd2'], pages) // compared, found stored: remembered
+    // A row changed behind the store's back (another program): a page taken as stored is not
+    // compared with its rows, a page compared is.
+    raw ??= new Database(t.file)
+    raw.exec(`UPDATE items SET json = '{"id":"a1","name":"edited"}' WHERE id = 'a1'`)
+    raw.exec(`UPDATE items SET json = '{"id":"a301","name":"edited"}' WHERE id = 'a301'`)
+    const list = await read(['d1', 'd2-changed'], pages)
+    expect(cache.getItem('agents', 'a1')?.value).toEqual({ id: 'a1', name: 'edited' })
+    expect(cache.getItem('agents', 'a301')?.value).toEqual({ id: 'a301', name: 'item 301' })
+    expect(list.values()).toEqual([...page(0, 300), ...page(300, 300)])
+  })
+
+  it('lists items first and leaves others out when told at the end (waiting creates, deletions meanwhile)', async () => {
+    const { cache } = t.open()
+    const writer = cache.listWriter('agents', 'all', T2)
+    await writer.add(page(0, 5))
+    const list = await writer.finish({
+      first: [{ id: 'local-1', name: 'waiting' }],
+      leaveOut: (id) => id === 'a2'
+    })
+    const ids = ['local-1', 'a0', 'a1', 'a3', 'a4']
+    expect(list.values().map((a) => (a as { id: string }).id)).toEqual(ids)
+    expect(cache.getList<{ id: string }>('agents', 'all')?.value.map((a) => a.id)).toEqual(ids)
+  })
+})

@@ -1,16 +1,18 @@
 /**
- * How the cache stores a list read from a server (SqliteCacheStore.putList / putListInSteps):
- * first what to write, in steps of LIST_STEP items with only reads (each item checked, scrubbed,
- * compared with its row and merged onto it, and the stored membership compared with the list's
- * order as far as it goes); then the writes, in steps of WRITE_STEP rows that each leave the
- * cache whole, so that a long list never holds the process for long and a crash at any point
- * leaves the old list or the new one, never a mixture:
+ * How the cache stores a list read from a server (SqliteCacheStore.listWriter, putList,
+ * putListInSteps): first what to write, page by page as the pages come, in steps of LIST_STEP
+ * items with only reads (each item checked, scrubbed, compared with its row and merged onto it,
+ * and the stored membership compared with the list's order as far as it goes), keeping of each
+ * item its id and texts (its row's JSON, what to write), not the item; then the writes, in steps
+ * of WRITE_STEP rows that each leave the cache whole, so that a long list never holds the process
+ * for long and a crash at any point leaves the old list or the new one, never a mixture:
  * 1. rows of items the cache did not hold (no stored list names them, so nothing shows them yet);
  * 2. the new membership under a new key that no list points to yet ("staged");
  * 3. in one step, the rows of items the cache held (as planned, or merged again when something
  *    else wrote meanwhile), the list pointed at its new membership, and its sync time;
  * 4. memberships no list points to any more (the old one, or what a crash left) deleted.
- * Run in one transaction (putList), the same steps write the same result.
+ * Run in one transaction (putList), the same steps write the same result. What the steps end
+ * with is each item's row as text, in order (the list's answer, offline/listText.ts).
  */
 import type { JsonRecord } from './merge'
 
@@ -57,9 +59,9 @@ export interface ListWrite {
   putHead(): void
 }
 
-/** What the steps end with: the merged items in the list's order, and whether they were stored already. */
-export interface ListStepsResult<T> {
-  items: T[]
+/** What the steps end with: each item's row as JSON text in the list's order, and whether they were stored already. */
+export interface ListStepsResult {
+  texts: string[]
   /**
    * Every item was stored as given (its row holds the item's fields and no other), once, in the
    * stored order, and nothing else wrote meanwhile: only the list's sync time was written.
@@ -67,176 +69,320 @@ export interface ListStepsResult<T> {
   unchanged: boolean
 }
 
+/** How `ListPlan.add` takes a page. */
+export interface PageOptions {
+  /**
+   * Whether an item's JSON text holds all of it: true for items parsed from JSON and kept as they
+   * came; not for one a tolerant schema read, whose `undefined` fields mean "keep what is known".
+   * An item whose text holds all of it is kept as that text only (default: none is).
+   */
+  exact?: (item: Item) => boolean
+  /** Its items are known to be stored as given (the same answer as the last one stored). */
+  asStored?: boolean
+}
+
 /**
- * The steps over `items` (checked, and kept once per id, in steps too): yields between steps,
- * returns the merged items in the list's order.
+ * A list's write, planned page by page as the pages come (reads only: each item checked, kept
+ * once per id, compared with its row and merged onto it as text, and the stored membership
+ * compared with the list's order as far as it goes), then written in steps (`write`). Between
+ * pages it holds text and ids, not the items: a list of 100,000 is no object graph for the
+ * garbage collector to copy and mark while the rest of it comes.
  */
-export function* listSteps<T>(items: readonly unknown[], w: ListWrite): Generator<void, ListStepsResult<T>> {
-  const plan = (item: Item, row: unknown[] | undefined) => {
-    if (!row) return { row: undefined, ...w.merged(item, row), asGiven: false }
-    const clean = w.clean(item)
-    const json = JSON.stringify(clean)
+export class ListPlan {
+  /** Per item, in the list's order: */
+  private ids: string[] = []
+  /** its row's JSON when planned (undefined: a new item), */
+  private rows: (string | undefined)[] = []
+  /** the JSON to write (null: nothing), */
+  private writes: (string | null)[] = []
+  /** whether its row holds the item's fields and no other, */
+  private asGiven: boolean[] = []
+  /** and the item to merge again onto a row that changed meanwhile: its JSON, or itself when that loses something. */
+  private given: (string | Item)[] = []
+  private readonly seen = new Set<string>()
+  private duplicates = false
+  private readonly changesBefore: number
+  // The stored membership, read a step at a time beside the items: whether it is the list's order.
+  private membersSame = true
+  private memberCount = 0
+  private lastPosition: unknown = null
+
+  constructor(private readonly w: ListWrite) {
+    this.changesBefore = w.changes()
+  }
+
+  /** Items planned so far. */
+  get length(): number {
+    return this.ids.length
+  }
+
+  /** Plans a page: checks its items (throws for one the cache cannot keep), in steps of LIST_STEP. */
+  *add(items: readonly unknown[], opts: PageOptions = {}): Generator<void, void> {
+    const exact = opts.exact ?? (() => false)
+    for (let start = 0; start < items.length; start += LIST_STEP) {
+      if (start > 0) yield
+      const step: Item[] = []
+      for (const item of items.slice(start, start + LIST_STEP)) {
+        this.w.check(item)
+        if (this.seen.has(item.id)) {
+          this.duplicates = true
+          continue
+        }
+        this.seen.add(item.id)
+        step.push(item)
+      }
+      if (opts.asStored) {
+        for (const item of step) {
+          const text = JSON.stringify(this.w.clean(item))
+          this.push(item.id, text, null, true, exact(item) ? text : item)
+        }
+      } else {
+        const rows = this.w.storedMany(step.map((item) => item.id))
+        for (const item of step) this.plan(item, rows.get(item.id)?.[0] as string | undefined, exact(item))
+      }
+      if (this.membersSame) this.compareMembers(this.ids.length - this.memberCount)
+      this.compact(this.ids.length - step.length)
+    }
+  }
+
+  /**
+   * The texts planned from item `from` on, made slices of one string: a step's texts are then one
+   * large object, which the young generation's collections never copy, rather than hundreds of
+   * small ones that they copy while the rest of the list comes (a text is ~1 kB).
+   */
+  private compact(from: number) {
+    const { rows, writes, given } = this
+    const parts: string[] = []
+    for (let i = from; i < rows.length; i++) {
+      const r = rows[i]
+      const w = writes[i]
+      const g = given[i]
+      if (r !== undefined) parts.push(r)
+      if (w !== null && w !== undefined) parts.push(w)
+      if (typeof g === 'string' && g !== r && g !== w) parts.push(g)
+    }
+    if (parts.length === 0) return
+    const whole = parts.join('')
+    let at = 0
+    const slice = (t: string) => whole.slice(at, (at += t.length))
+    for (let i = from; i < rows.length; i++) {
+      const r = rows[i]
+      const w = writes[i]
+      const g = given[i]
+      const rs = r === undefined ? r : slice(r)
+      const ws = w === null || w === undefined ? w : slice(w)
+      if (rs !== undefined) rows[i] = rs
+      if (ws !== null && ws !== undefined) writes[i] = ws
+      if (typeof g === 'string') given[i] = g === r ? (rs as string) : g === w ? (ws as string) : slice(g)
+    }
+  }
+
+  private push(
+    id: string,
+    row: string | undefined,
+    write: string | null,
+    asGiven: boolean,
+    given: string | Item
+  ) {
+    this.ids.push(id)
+    this.rows.push(row)
+    this.writes.push(write)
+    this.asGiven.push(asGiven)
+    this.given.push(given)
+  }
+
+  private plan(item: Item, row: string | undefined, exact: boolean) {
+    if (row === undefined) {
+      // Merged onto nothing, an item whose JSON holds all of it is that JSON (the merge copies
+      // every field but an undefined one, in order): no copy made.
+      if (exact) {
+        const json = JSON.stringify(this.w.clean(item))
+        return this.push(item.id, undefined, json, false, json)
+      }
+      return this.push(item.id, undefined, this.w.merged(item, undefined).json, false, item)
+    }
+    const json = JSON.stringify(this.w.clean(item))
+    const given = exact ? json : item
     // An item whose JSON equals the stored one is left as it is (merging it would change
     // nothing; the list's sync time covers it); only the others are merged and written.
-    if (row[0] === json) return { row: row[0], value: clean, json: null, asGiven: true }
-    const merged = w.merged(item, row)
+    if (row === json) return this.push(item.id, row, null, true, exact ? row : item)
+    const merged = this.w.merged(item, [row])
     // Merged, it is the row again (its fields in the row's order): nothing to write either. It is
     // the item as given when nothing but the order differs: the merge keeps every field of the
     // item, so a JSON as long as the item's holds no other.
-    if (merged.json === row[0])
-      return { row: row[0], value: merged.value, json: null, asGiven: merged.json.length === json.length }
-    return { row: row[0], ...merged, asGiven: false }
+    if (merged.json === row) return this.push(item.id, row, null, merged.json.length === json.length, given)
+    this.push(item.id, row, merged.json, false, given)
   }
-  const order: Item[] = []
-  const seen = new Set<string>()
-  const plans: ReturnType<typeof plan>[] = []
-  const changesBefore = w.changes()
-  // The stored membership, read a step at a time beside the items: whether it is the list's order.
-  let membersSame = true
-  let memberCount = 0
-  let lastPosition: unknown = null
-  const compareMembers = (limit: number) => {
-    const page = w.memberPage(lastPosition, limit)
+
+  private compareMembers(limit: number) {
+    const page = this.w.memberPage(this.lastPosition, limit)
     for (const [position, id] of page) {
-      if (order[memberCount]?.id !== id) membersSame = false
-      memberCount++
-      lastPosition = position
+      if (this.ids[this.memberCount] !== id) this.membersSame = false
+      this.memberCount++
+      this.lastPosition = position
     }
   }
-  for (let start = 0; start < items.length; start += LIST_STEP) {
-    const from = order.length
-    for (const item of items.slice(start, start + LIST_STEP)) {
-      w.check(item)
-      if (seen.has(item.id)) continue
-      seen.add(item.id)
-      order.push(item)
+
+  /**
+   * Items to list first (planned now, against their rows as they are), and items to leave out
+   * (deleted while the pages came): the membership is then written whole.
+   */
+  *amend(first: readonly unknown[], leaveOut: (id: string) => boolean): Generator<void, void> {
+    const keep: number[] = []
+    for (let i = 0; i < this.ids.length; i++) if (!leaveOut(this.ids[i] as string)) keep.push(i)
+    if (first.length === 0 && keep.length === this.ids.length) return
+    const body = {
+      ids: this.ids,
+      rows: this.rows,
+      writes: this.writes,
+      asGiven: this.asGiven,
+      given: this.given
     }
-    const step = order.slice(from)
-    const rows = w.storedMany(step.map((item) => item.id))
-    for (const item of step) plans.push(plan(item, rows.get(item.id)))
-    if (membersSame) compareMembers(order.length - memberCount)
-    if (start + LIST_STEP < items.length) yield
-  }
-  // From here on the steps write. What the connection writes besides them (another call between
-  // two steps) is told by its count of changes less theirs: rows are then read again and merged.
-  // (Counted per step: nothing else runs within one.)
-  let mine = 0
-  let base = 0
-  const stepStarts = () => {
-    base = w.changes()
-    return base !== changesBefore + mine
-  }
-  const stepEnds = () => (mine += w.changes() - base)
-  if (membersSame) compareMembers(1)
-  const sameAtPlan = membersSame && memberCount === order.length
-  const merged = new Array<T>(order.length)
-  let rowsSame = order.length === items.length
-  let touched = false
-  /** Tells the cache, once, before the first write that may change what the lists show. */
-  const touch = () => {
-    if (touched) return
-    touched = true
-    w.touched()
-  }
-  /** The JSON written for each item new to the cache (step 1), to see whether it changed since. */
-  const wrote: (string | undefined)[] = []
-  /** Item i's row: as planned, or merged onto the row as it is now when it changed meanwhile. */
-  const settle = (i: number, recheck: boolean) => {
-    const item = order[i] as Item
-    const p = plans[i] as ReturnType<typeof plan>
-    if (p.json !== null || recheck) touch()
-    if (recheck && w.stored(item.id)?.[0] !== p.row) {
-      rowsSame = false
-      merged[i] = w.upsert(item) as unknown as T
-      wrote[i] = JSON.stringify(merged[i])
-      return
+    this.ids = []
+    this.rows = []
+    this.writes = []
+    this.asGiven = []
+    this.given = []
+    this.seen.clear()
+    for (const i of keep) this.seen.add(body.ids[i] as string)
+    this.membersSame = false
+    const head = first.filter((item) => {
+      this.w.check(item)
+      return !this.seen.has(item.id)
+    })
+    yield* this.add(head)
+    for (const i of keep) {
+      this.ids.push(body.ids[i] as string)
+      this.rows.push(body.rows[i])
+      this.writes.push(body.writes[i] as string | null)
+      this.asGiven.push(body.asGiven[i] as boolean)
+      this.given.push(body.given[i] as string | Item)
     }
-    if (p.json !== null) w.write(item.id, (wrote[i] = p.json))
-    if (!p.asGiven) rowsSame = false
-    merged[i] = p.value as unknown as T
+    this.duplicates = true // not the answer as it came: never taken as stored
   }
-  // 1. Items new to the cache, bottom-up: newly seen items enter the catalogue in that order, so
-  //    "newest seen first" keeps the server's order.
-  let recheck = stepStarts()
-  if (recheck) rowsSame = false
-  let inStep = 0
-  for (let i = order.length - 1; i >= 0; i--) {
-    if ((plans[i] as ReturnType<typeof plan>).row !== undefined) continue
-    settle(i, recheck)
-    if (++inStep === WRITE_STEP) {
-      inStep = 0
-      stepEnds()
-      yield
+
+  /** The items planned so far as the list would hold them with nothing stored (a damaged file). */
+  fallback(): string[] {
+    return this.given.map((g) =>
+      typeof g === 'string' ? g : JSON.stringify(this.w.merged(g, undefined).value)
+    )
+  }
+
+  /** Writes the planned list in steps (yields between them); each item's row as text, in order. */
+  *write(): Generator<void, ListStepsResult> {
+    const { w, ids, rows, writes, asGiven, given } = this
+    const n = ids.length
+    // From here on the steps write. What the connection writes besides them (another call between
+    // two steps, or while the pages came) is told by its count of changes less theirs: rows are
+    // then read again and merged. (Counted per step: nothing else runs within one.)
+    let mine = 0
+    let base = 0
+    const stepStarts = () => {
+      base = w.changes()
+      return base !== this.changesBefore + mine
+    }
+    const stepEnds = () => (mine += w.changes() - base)
+    if (this.membersSame) this.compareMembers(1)
+    const sameAtPlan = this.membersSame && this.memberCount === n
+    const texts = new Array<string>(n)
+    let rowsSame = !this.duplicates
+    let touched = false
+    /** Tells the cache, once, before the first write that may change what the lists show. */
+    const touch = () => {
+      if (touched) return
+      touched = true
+      w.touched()
+    }
+    /** Item i's row: as planned, or merged onto the row as it is now when it changed meanwhile. */
+    const settle = (i: number, recheck: boolean) => {
+      const id = ids[i] as string
+      const write = writes[i] as string | null
+      if (write !== null || recheck) touch()
+      if (recheck && w.stored(id)?.[0] !== rows[i]) {
+        rowsSame = false
+        const g = given[i] as string | Item
+        texts[i] = JSON.stringify(w.upsert(typeof g === 'string' ? (JSON.parse(g) as Item) : g))
+        return
+      }
+      if (write !== null) w.write(id, write)
+      if (!asGiven[i]) rowsSame = false
+      texts[i] = write ?? (rows[i] as string)
+    }
+    // 1. Items new to the cache, bottom-up: newly seen items enter the catalogue in that order, so
+    //    "newest seen first" keeps the server's order.
+    let recheck = stepStarts()
+    if (recheck) rowsSame = false
+    let inStep = 0
+    for (let i = n - 1; i >= 0; i--) {
+      if (rows[i] !== undefined) continue
+      settle(i, recheck)
+      if (++inStep === WRITE_STEP) {
+        inStep = 0
+        stepEnds()
+        yield
+        recheck = stepStarts()
+        if (recheck) rowsSame = false
+      }
+    }
+    stepEnds()
+    /** A new key holding the whole membership, in this step (`old`, released). */
+    const restage = (old: string | null): string => {
+      if (old !== null) w.release(old)
+      const key = w.newKey()
+      w.stage(key, 0, ids)
+      return key
+    }
+    // 2. A membership that differs from the stored one is staged under a new key.
+    let key: string | null = null
+    try {
+      if (!sameAtPlan) {
+        touch()
+        key = w.newKey()
+        for (let from = 0; from < n; from += WRITE_STEP) {
+          if (from > 0 || inStep > 0) yield
+          inStep = 0
+          stepStarts()
+          w.stage(key, from, ids.slice(from, from + WRITE_STEP))
+          stepEnds()
+        }
+      }
+      if (inStep > 0 || key !== null) yield
+      // 3. The rows the cache held, and the list pointed at its membership, in one step.
       recheck = stepStarts()
       if (recheck) rowsSame = false
-    }
-  }
-  stepEnds()
-  /** A new key holding the whole membership, in this step (`old`, released). */
-  const restage = (old: string | null): string => {
-    if (old !== null) w.release(old)
-    const key = w.newKey()
-    w.stage(
-      key,
-      0,
-      order.map((i) => i.id)
-    )
-    return key
-  }
-  // 2. A membership that differs from the stored one is staged under a new key.
-  let key: string | null = null
-  try {
-    if (!sameAtPlan) {
-      touch()
-      key = w.newKey()
-      for (let from = 0; from < order.length; from += WRITE_STEP) {
-        if (from > 0 || inStep > 0) yield
-        inStep = 0
-        stepStarts()
-        w.stage(
-          key,
-          from,
-          order.slice(from, from + WRITE_STEP).map((i) => i.id)
-        )
-        stepEnds()
+      for (let i = n - 1; i >= 0; i--) {
+        if (rows[i] !== undefined) settle(i, recheck)
+        // A row step 1 wrote that was changed or removed meanwhile (an edit, a clear) is merged or
+        // written again, so the list never points at a missing row.
+        else if (recheck && w.stored(ids[i] as string)?.[0] !== texts[i]) settle(i, true)
       }
-    }
-    if (inStep > 0 || key !== null) yield
-    // 3. The rows the cache held, and the list pointed at its membership, in one step.
-    recheck = stepStarts()
-    if (recheck) rowsSame = false
-    for (let i = order.length - 1; i >= 0; i--) {
-      if ((plans[i] as ReturnType<typeof plan>).row !== undefined) settle(i, recheck)
-      // A row step 1 wrote that was changed or removed meanwhile (an edit, a clear) is merged or
-      // written again, so the list never points at a missing row.
-      else if (recheck && w.stored((order[i] as Item).id)?.[0] !== wrote[i]) settle(i, true)
-    }
-    let same = key === null
-    if (key === null && recheck) {
-      // Nothing staged, but the membership may have changed meanwhile: compared again whole.
-      const current = w.memberIds()
-      same = current.length === order.length
-      for (let i = 0; same && i < current.length; i++) same = current[i] === order[i]?.id
-      if (!same) {
-        touch()
-        key = restage(null)
+      let same = key === null
+      if (key === null && recheck) {
+        // Nothing staged, but the membership may have changed meanwhile: compared again whole.
+        const current = w.memberIds()
+        same = current.length === n
+        for (let i = 0; same && i < current.length; i++) same = current[i] === ids[i]
+        if (!same) {
+          touch()
+          key = restage(null)
+        }
       }
+      if (key !== null && recheck && w.staged(key) !== n) {
+        // Members staged earlier went meanwhile (a clear, a removal): staged again whole.
+        key = restage(key)
+      }
+      if (key !== null) w.publish(key)
+      else w.putHead()
+      // 4. Memberships no list points to.
+      if (key !== null) {
+        w.release(key)
+        key = null
+        while (w.collect(WRITE_STEP)) yield
+      }
+      return { texts, unchanged: rowsSame && same }
+    } finally {
+      // A write that failed or was abandoned leaves its staged membership to be collected.
+      if (key !== null) w.release(key)
     }
-    if (key !== null && recheck && w.staged(key) !== order.length) {
-      // Members staged earlier went meanwhile (a clear, a removal): staged again whole.
-      key = restage(key)
-    }
-    if (key !== null) w.publish(key)
-    else w.putHead()
-    // 4. Memberships no list points to.
-    if (key !== null) {
-      w.release(key)
-      key = null
-      while (w.collect(WRITE_STEP)) yield
-    }
-    return { items: merged, unchanged: rowsSame && same }
-  } finally {
-    // A write that failed or was abandoned leaves its staged membership to be collected.
-    if (key !== null) w.release(key)
   }
 }

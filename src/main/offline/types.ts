@@ -5,6 +5,7 @@
 import type { AppErrorData } from '../../shared/errors'
 import type { OutboxEntry } from '../../shared/ipc'
 import type { DraftEntry } from '../../shared/drafts'
+import type { ListText } from './listText'
 
 /** Every kind of item main keeps: the resources and the two link kinds. The one Resource union. */
 export const RESOURCES = [
@@ -68,6 +69,12 @@ export interface CacheStore {
     syncedAt: string | null,
     answer?: string
   ): Promise<T[]>
+  /**
+   * A list read from a server, written as its pages come (SqliteCacheStore.listWriter): the same
+   * result as putList, with each page planned against the cache as it arrives and the list
+   * written in steps once whole; what it ends with is each item's row as JSON text.
+   */
+  listWriter(resource: Resource, scope: string, syncedAt: string | null): ListWriter
   /** The list's items in stored order, or null when that list was never stored. */
   getList<T>(resource: Resource, scope: string): Cached<T[]> | null
   /** Merges and stores one item (it enters the catalogue); returns the merged item. */
@@ -170,4 +177,25 @@ export interface OfflineStore {
   rebuilt: boolean
   /** True if not even a fresh file could be created: the store lives in memory for this run. */
   memory: boolean
+}
+
+/** One page of a list as `ListWriter.add` takes it. */
+export interface WriterPage {
+  /** The digest of the bytes it was read from (api/answerDigest.ts). */
+  digest?: string | undefined
+  /** Whether an item's JSON text holds all of it (listWrite.ts `PageOptions.exact`). */
+  exact?: ((item: { id: string }) => boolean) | undefined
+}
+
+/** A list's write as its pages come (CacheStore.listWriter). */
+export interface ListWriter {
+  /** Plans a page against the cache (every item checked: throws for one it cannot keep). */
+  add(items: readonly unknown[], page?: WriterPage): Promise<void>
+  /**
+   * Writes the list: `first`, items to list before the pages' (planned now), and `leaveOut`, ids
+   * to leave out (deleted while the pages came). Each item's row as JSON text, in order.
+   */
+  finish(amend?: { first?: readonly unknown[]; leaveOut?: (id: string) => boolean }): Promise<ListText>
+  /** All of it at once over `items` (putList, in its caller's transaction). */
+  steps(items: readonly unknown[], answer?: string): Generator<void, ListText>
 }

@@ -9,6 +9,7 @@ import type { Endpoints } from '../api/endpoints'
 import { nowTimestamp as now } from '../clock'
 import { placeItem } from '../offline/scopes'
 import type { Item } from '../offline/types'
+import { listValues } from '../offline/listText'
 import { api, getRoute, listRoute, plainDelete, type Lease, type Routes, type Writes } from './kit'
 
 export function apiTokensEndpoints(e: Endpoints) {
@@ -44,7 +45,10 @@ export const apiTokenWrites: Writes<'apiTokens.delete'> = {
   'apiTokens.delete': plainDelete('apiTokens', 'API token', (s, id) => tokens(s).delete(id), 'description')
 }
 
-const list = listRoute('apiTokens', async (s) => (await tokens(s).list()).map(tokenView))
+const list = listRoute<TokenViewItem>('apiTokens', async (s, page) => {
+  const all = await tokens(s).list()
+  await page(all.map(tokenView))
+})
 const get = getRoute('apiTokens', async (s, id) => tokenView(await tokens(s).get(id)))
 
 export const apiTokenReads: Routes<
@@ -52,7 +56,7 @@ export const apiTokenReads: Routes<
 > = {
   'apiTokens.list': async (i, ctx) => {
     const res = await list(i, ctx)
-    const out: Read<ApiTokenView[]> = { ...res, data: res.data.map((t) => stripToken(t)) }
+    const out: Read<ApiTokenView[]> = { ...res, data: listValues(res.data).map((t) => stripToken(t)) }
     return out
   },
   'apiTokens.get': async (i, ctx) => {

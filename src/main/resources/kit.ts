@@ -5,12 +5,14 @@
  */
 import { AppError } from '../../shared/errors'
 import type { Channel, ChannelParsedInput, ChannelResult, Profile, Read, Write } from '../../shared/ipc'
-import { endpoints, type Crud, type Endpoints } from '../api/endpoints'
+import { endpoints, type Crud, type Endpoints, type ListPage } from '../api/endpoints'
+import { answerDigest } from '../api/answerDigest'
+import type { Answer, ListRead } from '../offline/listText'
 import type { Transport } from '../api/transport'
 import { nowTimestamp as now } from '../clock'
 import { placeItem } from '../offline/scopes'
 import { removeDeleted } from '../offline/removals'
-import type { CacheStore, Item, OutboxStore, Resource } from '../offline/types'
+import type { CacheStore, Item, OutboxStore, Resource, WriterPage } from '../offline/types'
 import type { StoredUser } from '../profiles'
 
 /** The signed-in session as a handler or a write operation sees it. */
@@ -64,6 +66,9 @@ export type Writes<C extends Channel> = {
   [K in C]: (input: ChannelParsedInput<K>, kit: WriteKit) => WriteOp
 }
 
+/** Takes a list's page as it comes (CachedApi.readList): planned against the cache on arrival. */
+export type PageSink<T> = (items: T[], page?: WriterPage) => Promise<void>
+
 export interface ReadOptions<T> {
   cacheOnly?: boolean | undefined
   filter?: (item: T) => boolean
@@ -78,9 +83,9 @@ export interface ResourceContext {
       s: Lease,
       resource: Resource,
       scope: string,
-      fetch: () => Promise<T[]>,
+      fetch: (page: PageSink<T>) => Promise<void>,
       opts?: ReadOptions<T>
-    ): Promise<Read<T[]>>
+    ): Promise<ListRead<T>>
     readItem<T extends Item>(
       s: Lease,
       resource: Resource,
@@ -95,7 +100,7 @@ export interface ResourceContext {
 
 /** A resource's IPC handlers, keyed by channel. */
 export type Routes<C extends Channel> = {
-  [K in C]: (input: ChannelParsedInput<K>, ctx: ResourceContext) => Promise<ChannelResult<K>>
+  [K in C]: (input: ChannelParsedInput<K>, ctx: ResourceContext) => Promise<Answer<ChannelResult<K>>>
 }
 
 export const q = (s: string) => `“${s}”`
@@ -272,11 +277,20 @@ export function crudWrites<R extends Resource, C extends { name: string }, U ext
 // Generic handlers
 // ------------------------------------------------------------------------------------------------
 
-/** A list read through the cache (stale-while-revalidate, offline). */
-export function listRoute<T extends Item>(resource: Resource, fetch: (s: Lease) => Promise<T[]>) {
+/** A list read whole, handed to `page` as one page (with its answer's digest, if it kept one). */
+export async function wholeList<T>(items: Promise<T[]>, page: PageSink<T>): Promise<void> {
+  const list = await items
+  await page(list, { digest: answerDigest(list) })
+}
+
+/** A list read through the cache (stale-while-revalidate, offline), its pages as they come. */
+export function listRoute<T extends Item>(
+  resource: Resource,
+  fetch: (s: Lease, page: PageSink<T>) => Promise<void>
+) {
   return async (i: { cacheOnly?: boolean | undefined } | undefined, ctx: ResourceContext) => {
     const s = await ctx.lease()
-    return ctx.cached.readList(s, resource, 'all', () => fetch(s), { cacheOnly: i?.cacheOnly })
+    return ctx.cached.readList<T>(s, resource, 'all', (page) => fetch(s, page), { cacheOnly: i?.cacheOnly })
   }
 }
 
@@ -291,9 +305,12 @@ export function getRoute<T extends Item>(resource: Resource, fetch: (s: Lease, i
 /** The list and get handlers of a resource, keyed by channel. */
 export function readRoutes<R extends Resource, T extends Item>(
   resource: R,
-  ep: (s: Lease) => { list(): Promise<T[]>; get(id: string): Promise<T> }
+  ep: (s: Lease) => {
+    pages(onPage: (items: T[], page: ListPage) => Promise<void>): Promise<void>
+    get(id: string): Promise<T>
+  }
 ) {
-  const list = listRoute(resource, (s) => ep(s).list())
+  const list = listRoute<T>(resource, (s, page) => ep(s).pages(page))
   const get = getRoute(resource, (s, id) => ep(s).get(id))
   const routes = { [`${resource}.list`]: list, [`${resource}.get`]: get }
   return routes as { [K in `${R}.list`]: typeof list } & { [K in `${R}.get`]: typeof get }

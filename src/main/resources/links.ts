@@ -18,6 +18,7 @@ import {
   deleteOp,
   getRoute,
   q,
+  wholeList,
   type Lease,
   type ReadOptions,
   type ResourceContext,
@@ -175,7 +176,13 @@ function linkList<T extends Item & { agentId?: string | undefined }>(
     const opts: ReadOptions<T> = { cacheOnly: i?.cacheOnly }
     if (agentId) opts.filter = (l) => l.agentId === agentId
     const scope = listScope({ agentId })
-    return ctx.cached.readList(s, resource, scope, () => fetch(s, agentId ? { agentId } : {}), opts)
+    return ctx.cached.readList<T>(
+      s,
+      resource,
+      scope,
+      (page) => wholeList(fetch(s, agentId ? { agentId } : {}), page),
+      opts
+    )
   }
 }
 

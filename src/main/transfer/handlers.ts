@@ -24,6 +24,7 @@ import { originOf } from '../tokenOrigin'
 import { applyPlan, undoCreated, type Created } from './apply'
 import { buildExport, countsOf, exportFileName, type Workspace } from './bundle'
 import { planImport, previewEntries, readFile } from './plan'
+import { listValues } from '../offline/listText'
 
 export type TransferChannel =
   'transfer.export' | 'transfer.preview' | 'transfer.import' | 'transfer.copy' | 'transfer.undo'
@@ -65,13 +66,13 @@ async function readWorkspace(ctx: HandlerContext, s: ActiveSession, secrets: boo
   let apiTokens: ApiToken[] = []
   if (secrets && s.client) apiTokens = await s.client.apiTokens.list()
   return {
-    agents: agents.data as Agent[],
-    documents: documents.data as Document[],
-    tools: tools.data as Tool[],
-    prompts: prompts.data as Prompt[],
-    tags: tags.data as Tag[],
-    agentDocuments: agentDocuments.data as AgentDocument[],
-    agentTools: agentTools.data as AgentTool[],
+    agents: listValues(agents.data) as Agent[],
+    documents: listValues(documents.data) as Document[],
+    tools: listValues(tools.data) as Tool[],
+    prompts: listValues(prompts.data) as Prompt[],
+    tags: listValues(tags.data) as Tag[],
+    agentDocuments: listValues(agentDocuments.data) as AgentDocument[],
+    agentTools: listValues(agentTools.data) as AgentTool[],
     apiTokens
   }
 }
@@ -159,7 +160,7 @@ export const transferHandlers: {
   },
   'transfer.preview': async ({ text }, ctx) => {
     const file = readFile(text)
-    const tags = (await resourceRoutes['tags.list'](undefined, ctx)).data as Tag[]
+    const tags = listValues((await resourceRoutes['tags.list'](undefined, ctx)).data) as Tag[]
     const plan = planImport(file, tags)
     return {
       version: file.version,

@@ -134,7 +134,10 @@ describe('ResourceListPage', () => {
     await until(() => router.currentRoute.value.fullPath === `/prompts/${p.data.id}`, 'the route')
     await until(() => w.find('[data-testid="prompt-detail"]').exists(), 'the prompt')
     expect(w.find('[data-testid="prompt-detail"] [data-testid="detail-name"]').text()).toBe('Greet')
-    expect(w.find(`[data-prompt-id="${p.data.id}"][data-testid="prompt-row"]`).text()).toContain('1 vars')
+    // Its row, once the list (read apart from the item) is painted.
+    const row = `[data-prompt-id="${p.data.id}"][data-testid="prompt-row"]`
+    await until(() => w.find(row).exists(), 'the prompt row')
+    expect(w.find(row).text()).toContain('1 vars')
 
     await router.push('/prompts/no-such-prompt')
     await until(() => w.text().includes('No prompt has the id “no-such-prompt”'), 'the not-found text')
