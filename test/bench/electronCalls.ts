@@ -1,34 +1,52 @@
 /**
- * Calls into the core as the page does in Electron, for the benchmarks and profiling aids: through
- * the window API the preload builds (`buildDeskApi`, so a long list comes in pieces), each call
- * reaching main as a task of its own (a message does), and each reply serialised on main as
- * Electron's IPC does (V8's serializer, as `v8.serialize`): that is main's work, and can block it.
- * A failed call throws an Error naming the channel.
+ * Calls into the core as the page does in Electron, for the benchmarks and profiling aids: the
+ * page on a thread of its own (pageWorker.ts: the window API the preload builds, so a long list
+ * comes in pieces and is gathered, and parsed where it comes as text, there), each call reaching
+ * main as a message and each reply going back as one: serialised on main (a structured clone, as
+ * Electron's IPC does with V8's serializer) and read on the page's thread. So main's figures hold
+ * main's work only, as in the app, where the page is another process. A read of a list answers
+ * `{ ...read, data: { length } }`; a failed call throws an Error naming the channel.
  */
-import { serialize } from 'node:v8'
-import { buildDeskApi, CHANNELS, EVENT_NAMES } from '../../src/shared/ipc'
+import { Worker } from 'node:worker_threads'
 import type { Core } from '../../src/main/core'
+import type { FromPage, ToPage } from './pageWorker'
 
 export type Call = <T>(channel: string, input: unknown) => Promise<T>
 
-export function electronCalls(core: Core): Call {
-  const api = buildDeskApi(
-    CHANNELS,
-    EVENT_NAMES,
-    async (channel, input) => {
-      await new Promise((resolve) => setImmediate(resolve))
-      const reply = await core.invoke(channel, input)
-      serialize(reply)
-      return reply
-    },
-    () => () => undefined
-  ) as Record<string, Record<string, (input: unknown) => Promise<unknown>>>
-  return async <T>(channel: string, input: unknown): Promise<T> => {
-    const [ns = '', op = ''] = channel.split('.')
-    const fn = api[ns]?.[op]
-    if (!fn) throw new Error(`no channel ${channel}`)
-    return (await fn(input).catch((e: Error) => {
-      throw new Error(`${channel}: ${e.message}`)
-    })) as T
+export interface PageCalls {
+  call: Call
+  /** Ends the page's thread. */
+  close(): Promise<void>
+}
+
+export function electronCalls(core: Core): PageCalls {
+  const file = new URL('./pageWorker.ts', import.meta.url).href
+  const worker = new Worker(
+    `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(file)}, ${JSON.stringify(import.meta.url)}))`,
+    { eval: true }
+  )
+  const send = (m: ToPage) => worker.postMessage(m)
+  let seq = 0
+  const results = new Map<number, (m: FromPage & { kind: 'result' }) => void>()
+  worker.on('message', (m: FromPage) => {
+    if (m.kind === 'result') {
+      results.get(m.id)?.(m)
+      results.delete(m.id)
+      return
+    }
+    void core.invoke(m.channel, m.input).then((reply) => send({ kind: 'reply', id: m.id, reply }))
+  })
+  worker.unref()
+  const call = <T>(channel: string, input: unknown): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const id = ++seq
+      results.set(id, (m) => (m.ok ? resolve(m.value as T) : reject(new Error(`${channel}: ${m.message}`))))
+      send({ kind: 'call', id, channel, input })
+    })
+  return {
+    call,
+    close: async () => {
+      await worker.terminate()
+    }
   }
 }

@@ -58,8 +58,9 @@ const core = createCore({
   fetchTimeoutMs: 300_000,
   log: () => {}
 })
-// As the page calls in Electron: each reply serialised on main, a long list in pieces.
-const call = electronCalls(core)
+// As the page calls in Electron: the page on its own thread, each reply serialised on main.
+const page = electronCalls(core)
+const call = page.call
 const session = new Session()
 try {
   const profile = await call<{ id: string }>('profiles.save', { name: 'Profile', baseUrl: service.url })
@@ -94,6 +95,7 @@ try {
   }
 } finally {
   session.disconnect()
+  await page.close()
   await core.dispose()
   closeSeedConnections()
   await service.stop()
