@@ -193,21 +193,24 @@ export class SqliteCacheStore implements CacheStore {
         memory.remember(resource, scope, digests.join('\n'), writesBefore)
       return new ListText(r.texts)
     }
-    /** Runs one step in a transaction; null when the file turned out damaged. */
-    const step = <R>(run: Generator<void, R>): IteratorResult<void, R> | null =>
+    /**
+     * Runs one step (in a transaction when it writes: a step that only reads needs none, its
+     * statements run with nothing between them); null when the file turned out damaged.
+     */
+    const step = <R>(run: Generator<void, R>, writes: boolean): IteratorResult<void, R> | null =>
       this.write(
         () => {
           run.return(undefined as R)
           return null
         },
-        () => this.db.transaction(() => run.next())()
+        () => (writes ? this.db.transaction(() => run.next())() : run.next())
       )
     /** Runs every step, the event loop free before each; false when the file turned out damaged. */
-    const inSteps = async (run: Generator<void, unknown>): Promise<boolean> => {
+    const inSteps = async (run: Generator<void, unknown>, writes = true): Promise<boolean> => {
       for (;;) {
         // Each step in a turn of its own: none runs on from the caller's work (a page's parse).
         await nextTurn()
-        const r = step(run)
+        const r = step(run, writes)
         if (r === null) return false
         if (r.done) return true
       }
@@ -216,7 +219,7 @@ export class SqliteCacheStore implements CacheStore {
       async add(items, opts = {}) {
         if (!broken) {
           const before = plan.length
-          if (await inSteps(page(items, opts))) return
+          if (await inSteps(page(items, opts), false)) return
           broken = plan.fallback().slice(0, before)
         }
         for (const item of items) broken.push(unstored(item))
