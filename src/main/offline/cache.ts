@@ -3,9 +3,8 @@
  * (resource, scope) with positions, a catalogue (every item ever seen), and a small meta table.
  */
 import { type Db, isCorruption, markForRebuild, scalar } from './db'
-import { type JsonRecord, isPlainObject, mergeItem, replaceString, scrub } from './merge'
-import { ListPlan, type ListStepsResult } from './listWrite'
-import { ListText } from './listText'
+import { type JsonRecord, checkItem, mergeItem, replaceString, scrub } from './merge'
+import { openListWriter } from './listWriter'
 import { cacheStatements, type CacheStatements } from './cacheStatements'
 import { AnswerMemory, type AnswerSharing } from './answers'
 import * as memberships from './memberships'
@@ -15,22 +14,13 @@ import {
   type Cached,
   type ListWriter,
   type NamedRow,
-  type Resource,
-  type WriterPage
+  type Resource
 } from './types'
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 function checkResource(resource: string): void {
   if (!(RESOURCES as readonly string[]).includes(resource)) {
     throw new TypeError(`Unknown cache resource "${resource}"`)
   }
-}
-
-function checkItem(item: unknown): asserts item is JsonRecord & { id: string } {
-  if (!isPlainObject(item)) throw new TypeError('A cached item must be a plain object')
-  if (typeof item.id !== 'string' || item.id === '')
-    throw new TypeError('A cached item needs a non-empty string id')
 }
 
 export class SqliteCacheStore implements CacheStore {
@@ -129,120 +119,22 @@ export class SqliteCacheStore implements CacheStore {
   }
 
   /**
-   * A list read from a server, written as its pages come (listWrite.ts): each page is planned
-   * against the cache in short steps (reads only) as it arrives, and the list is written in steps
-   * once whole. Every item is checked before anything is written; a reader meanwhile sees the
-   * previous list. The answer memory (answers.ts) is kept per page: a page whose bytes are those
-   * of the same page of the answer stored last, with nothing written since, is taken as stored.
+   * A list read from a server, written as its pages come (listWriter.ts): each page planned
+   * against the cache as it arrives, the list written in steps once whole.
    */
   listWriter(resource: Resource, scope: string, syncedAt: string | null): ListWriter {
     checkResource(resource)
-    const s = this.s
-    const memory = this.memory
-    const remembered = memory.get(resource, scope)?.split('\n')
-    memory.forgetList(resource, scope)
-    const writesBefore = memory.writes
-    const digests: (string | undefined)[] = []
-    // The list's membership now (null, none: a list not stored yet has no members).
-    const members = () => memberships.membershipOf(s, resource, scope)
-    const plan = new ListPlan({
-      check: checkItem,
-      stored: (id) => s.itemJson.get(resource, id) as unknown[] | undefined,
-      storedMany: (ids) =>
-        new Map(
-          (s.itemsJson.all(resource, JSON.stringify(ids)) as unknown[][]).map((r) => [r[2] as string, r])
-        ),
-      clean: (item) => scrub(resource, item),
+    return openListWriter({
+      db: this.db,
+      s: this.s,
+      memory: this.memory,
+      resource,
+      scope,
+      syncedAt,
       merged: (item, row) => this.merged(resource, item, row),
       upsert: (item) => this.upsert(resource, item, syncedAt),
-      write: (id, json) => s.upsertItem.run(resource, id, json, syncedAt),
-      changes: () => Number((s.totalChanges.get() as unknown[])[0]),
-      touched: () => memory.touched(resource),
-      memberIds: () => (s.memberIds.all(resource, members()) as unknown[][]).map((r) => r[0]),
-      memberPage: (position, limit) =>
-        (position === null
-          ? s.membersFirst.all(resource, members(), limit)
-          : s.membersAfter.all(resource, members(), position, limit)) as unknown[][],
-      newKey: memberships.newMembership,
-      stage: (key, from, ids) => s.addMembers.run(resource, key, from, JSON.stringify(ids)),
-      staged: (key) => Number((s.memberCount.get(resource, key) as unknown[])[0]),
-      publish: (key) => s.publish.run(resource, scope, syncedAt, key),
-      release: memberships.releaseMembership,
-      collect: memberships.membershipCollector(s, resource),
-      putHead: () => s.putHead.run(resource, scope, syncedAt, memberships.emptyMembership())
+      guarded: (fallback, fn) => this.write(fallback, fn)
     })
-    /** With nothing stored: the item as the list would hold it (a damaged file). */
-    const unstored = (item: unknown) => {
-      checkItem(item)
-      return JSON.stringify(scrub(resource, mergeItem(null, item)))
-    }
-    /** The file is damaged: nothing more is written, the list reads as its items with nothing stored. */
-    let broken: string[] | null = null
-    let amended = false
-    const page = (items: readonly unknown[], opts: WriterPage): Generator<void, void> => {
-      const k = digests.length
-      digests.push(opts.digest)
-      const asStored =
-        opts.digest !== undefined && remembered?.[k] === opts.digest && memory.writes === writesBefore
-      return plan.add(items, { asStored, ...(opts.exact ? { exact: opts.exact } : {}) })
-    }
-    /** After the last step committed: remembers an answer whose items were stored already. */
-    const finished = (r: ListStepsResult): ListText => {
-      if (!r.unchanged) memory.touched(resource)
-      else if (!amended && digests.length > 0 && digests.every((d) => d !== undefined))
-        memory.remember(resource, scope, digests.join('\n'), writesBefore)
-      return new ListText(r.texts)
-    }
-    /**
-     * Runs one step (in a transaction when it writes: a step that only reads needs none, its
-     * statements run with nothing between them); null when the file turned out damaged.
-     */
-    const step = <R>(run: Generator<void, R>, writes: boolean): IteratorResult<void, R> | null =>
-      this.write(
-        () => {
-          run.return(undefined as R)
-          return null
-        },
-        () => (writes ? this.db.transaction(() => run.next())() : run.next())
-      )
-    /** Runs every step, the event loop free before each; false when the file turned out damaged. */
-    const inSteps = async (run: Generator<void, unknown>, writes = true): Promise<boolean> => {
-      for (;;) {
-        // Each step in a turn of its own: none runs on from the caller's work (a page's parse).
-        await nextTurn()
-        const r = step(run, writes)
-        if (r === null) return false
-        if (r.done) return true
-      }
-    }
-    return {
-      async add(items, opts = {}) {
-        if (!broken) {
-          const before = plan.length
-          if (await inSteps(page(items, opts), false)) return
-          broken = plan.fallback().slice(0, before)
-        }
-        for (const item of items) broken.push(unstored(item))
-      },
-      async finish(amend = {}) {
-        const first = amend.first ?? []
-        if (!broken && (first.length > 0 || amend.leaveOut)) {
-          amended = true
-          if (!(await inSteps(plan.amend(first, amend.leaveOut ?? (() => false))))) broken = plan.fallback()
-        }
-        if (broken) return new ListText(broken)
-        let result: ListStepsResult | undefined
-        const run = (function* () {
-          result = yield* plan.write()
-        })()
-        if (!(await inSteps(run)) || !result) return new ListText(plan.fallback())
-        return finished(result)
-      },
-      *steps(items, answer) {
-        yield* page(items, answer === undefined ? {} : { digest: answer })
-        return finished(yield* plan.write())
-      }
-    }
   }
 
   getList<T>(resource: Resource, scope: string): Cached<T[]> | null {

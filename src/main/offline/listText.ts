@@ -23,17 +23,6 @@ export class ListText<T = unknown> {
   values(from = 0, to = this.texts.length): T[] {
     return JSON.parse(this.json(from, to)) as T[]
   }
-
-  /** The same list with each text passed through `fn` (the same list when none changes). */
-  mapTexts(fn: (text: string) => string): ListText<T> {
-    let out: string[] | null = null
-    for (let i = 0; i < this.texts.length; i++) {
-      const t = this.texts[i] as string
-      const m = fn(t)
-      if (m !== t) (out ??= this.texts.slice())[i] = m
-    }
-    return out ? new ListText<T>(out) : this
-  }
 }
 
 /** A read of a list whose items are held as text (a list read from a server, cachedApi.ts). */

@@ -12,6 +12,13 @@ export function isPlainObject(v: unknown): v is JsonRecord {
   return proto === Object.prototype || proto === null
 }
 
+/** Throws for an item the cache cannot keep: a plain object with a non-empty string id. */
+export function checkItem(item: unknown): asserts item is JsonRecord & { id: string } {
+  if (!isPlainObject(item)) throw new TypeError('A cached item must be a plain object')
+  if (typeof item.id !== 'string' || item.id === '')
+    throw new TypeError('A cached item needs a non-empty string id')
+}
+
 /**
  * Merges `next` onto `prev`.
  * - Top level: a field that is missing or `undefined` in `next` keeps the cached value

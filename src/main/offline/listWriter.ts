@@ -1,0 +1,143 @@
+/**
+ * A list read from a server, written as its pages come (SqliteCacheStore.listWriter): each page
+ * is planned against the cache in short steps (reads only, listWrite.ts) as it arrives, and the
+ * list is written in steps once whole. Every item is checked before anything is written; a reader
+ * meanwhile sees the previous list. The answer memory (answers.ts) is kept per page: a page whose
+ * bytes are those of the same page of the answer stored last, with nothing written since, is
+ * taken as stored. On a damaged file nothing more is written and the list reads as its items with
+ * nothing stored.
+ */
+import type { AnswerMemory } from './answers'
+import type { CacheStatements } from './cacheStatements'
+import type { Db } from './db'
+import { ListPlan, type ListStepsResult } from './listWrite'
+import { ListText } from './listText'
+import * as memberships from './memberships'
+import { type JsonRecord, checkItem, mergeItem, scrub } from './merge'
+import type { ListWriter, Resource, WriterPage } from './types'
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+/** What a list's writer works with: the store's connection, statements and answer memory. */
+export interface ListWriterDeps {
+  db: Db
+  s: CacheStatements
+  memory: AnswerMemory
+  resource: Resource
+  scope: string
+  syncedAt: string | null
+  /** The item merged onto its stored row (`row`: [json, synced_at] or undefined), and that as JSON. */
+  merged(item: JsonRecord & { id: string }, row: unknown[] | undefined): { value: JsonRecord; json: string }
+  /** Merges the item onto its row as it is now and writes it; the merged item. */
+  upsert(item: JsonRecord & { id: string }): JsonRecord
+  /** `fn`, or `fallback()` when the file turned out damaged (marked to be rebuilt). */
+  guarded<R>(fallback: () => R, fn: () => R): R
+}
+
+export function openListWriter(d: ListWriterDeps): ListWriter {
+  const { db, s, memory, resource, scope, syncedAt } = d
+  const remembered = memory.get(resource, scope)?.split('\n')
+  memory.forgetList(resource, scope)
+  const writesBefore = memory.writes
+  const digests: (string | undefined)[] = []
+  // The list's membership now (null, none: a list not stored yet has no members).
+  const members = () => memberships.membershipOf(s, resource, scope)
+  const plan = new ListPlan({
+    check: checkItem,
+    stored: (id) => s.itemJson.get(resource, id) as unknown[] | undefined,
+    storedMany: (ids) =>
+      new Map(
+        (s.itemsJson.all(resource, JSON.stringify(ids)) as unknown[][]).map((r) => [r[2] as string, r])
+      ),
+    clean: (item) => scrub(resource, item),
+    merged: d.merged,
+    upsert: d.upsert,
+    write: (id, json) => s.upsertItem.run(resource, id, json, syncedAt),
+    changes: () => Number((s.totalChanges.get() as unknown[])[0]),
+    touched: () => memory.touched(resource),
+    memberIds: () => (s.memberIds.all(resource, members()) as unknown[][]).map((r) => r[0]),
+    memberPage: (position, limit) =>
+      (position === null
+        ? s.membersFirst.all(resource, members(), limit)
+        : s.membersAfter.all(resource, members(), position, limit)) as unknown[][],
+    newKey: memberships.newMembership,
+    stage: (key, from, ids) => s.addMembers.run(resource, key, from, JSON.stringify(ids)),
+    staged: (key) => Number((s.memberCount.get(resource, key) as unknown[])[0]),
+    publish: (key) => s.publish.run(resource, scope, syncedAt, key),
+    release: memberships.releaseMembership,
+    collect: memberships.membershipCollector(s, resource),
+    putHead: () => s.putHead.run(resource, scope, syncedAt, memberships.emptyMembership())
+  })
+  /** With nothing stored: the item as the list would hold it (a damaged file). */
+  const unstored = (item: unknown) => {
+    checkItem(item)
+    return JSON.stringify(scrub(resource, mergeItem(null, item)))
+  }
+  /** The file is damaged: nothing more is written, the list reads as its items with nothing stored. */
+  let broken: string[] | null = null
+  let amended = false
+  const page = (items: readonly unknown[], opts: WriterPage): Generator<void, void> => {
+    const k = digests.length
+    digests.push(opts.digest)
+    const asStored =
+      opts.digest !== undefined && remembered?.[k] === opts.digest && memory.writes === writesBefore
+    return plan.add(items, { asStored, ...(opts.exact ? { exact: opts.exact } : {}) })
+  }
+  /** After the last step committed: remembers an answer whose items were stored already. */
+  const finished = (r: ListStepsResult): ListText => {
+    if (!r.unchanged) memory.touched(resource)
+    else if (!amended && digests.length > 0 && digests.every((d) => d !== undefined))
+      memory.remember(resource, scope, digests.join('\n'), writesBefore)
+    return new ListText(r.texts)
+  }
+  /**
+   * Runs one step (in a transaction when it writes: a step that only reads needs none, its
+   * statements run with nothing between them); null when the file turned out damaged.
+   */
+  const step = <R>(run: Generator<void, R>, writes: boolean): IteratorResult<void, R> | null =>
+    d.guarded(
+      () => {
+        run.return(undefined as R)
+        return null
+      },
+      () => (writes ? db.transaction(() => run.next())() : run.next())
+    )
+  /** Runs every step, the event loop free before each; false when the file turned out damaged. */
+  const inSteps = async (run: Generator<void, unknown>, writes = true): Promise<boolean> => {
+    for (;;) {
+      // Each step in a turn of its own: none runs on from the caller's work (a page's parse).
+      await nextTurn()
+      const r = step(run, writes)
+      if (r === null) return false
+      if (r.done) return true
+    }
+  }
+  return {
+    async add(items, opts = {}) {
+      if (!broken) {
+        const before = plan.length
+        if (await inSteps(page(items, opts), false)) return
+        broken = plan.fallback().slice(0, before)
+      }
+      for (const item of items) broken.push(unstored(item))
+    },
+    async finish(amend = {}) {
+      const first = amend.first ?? []
+      if (!broken && (first.length > 0 || amend.leaveOut)) {
+        amended = true
+        if (!(await inSteps(plan.amend(first, amend.leaveOut ?? (() => false))))) broken = plan.fallback()
+      }
+      if (broken) return new ListText(broken)
+      let result: ListStepsResult | undefined
+      const run = (function* () {
+        result = yield* plan.write()
+      })()
+      if (!(await inSteps(run)) || !result) return new ListText(plan.fallback())
+      return finished(result)
+    },
+    *steps(items, answer) {
+      yield* page(items, answer === undefined ? {} : { digest: answer })
+      return finished(yield* plan.write())
+    }
+  }
+}
