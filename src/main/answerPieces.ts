@@ -99,9 +99,9 @@ export class AnswerPieces {
   next(id: string, owner: unknown, token: string | null = null): AnswerPiece {
     const w = this.waiting.get(id)
     if (!w || w.owner !== owner || w.token !== token) throw answerGone()
-    const text = w.items instanceof ListText
+    const items = w.items
     const from = w.next
-    w.next += text ? this.textPieceItems : this.pieceItems
+    w.next += items instanceof ListText ? this.textPieceItems : this.pieceItems
     const done = w.next >= w.items.length
     clearTimeout(w.timer)
     this.waiting.delete(id)
@@ -110,9 +110,9 @@ export class AnswerPieces {
       w.timer = this.timer(id)
       this.waiting.set(id, w)
     }
-    return w.items instanceof ListText
-      ? { json: w.items.json(from, w.next), done }
-      : { items: w.items.slice(from, w.next), done }
+    return items instanceof ListText
+      ? { json: items.json(from, w.next), done }
+      : { items: items.slice(from, w.next), done }
   }
 
   /** Answers waiting now. */
