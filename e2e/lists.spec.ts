@@ -155,3 +155,39 @@ test('changes in a burst reload the open list one read at a time, and it ends wh
   expect(most).toBe(1)
   expect(reads).toBeLessThan(12)
 })
+
+// @harness: it holds a read on the bridge.
+test('a list that refreshes shows its bar without moving its rows @harness', async ({ app }) => {
+  const { page } = app
+  await openLocalWorkspace(page)
+  await page.evaluate(() =>
+    window.agentDesk.tools.create({ name: 'tool 0', type: 'SEARCH', description: 'x' })
+  )
+  await tid(page, 'nav-tools').click()
+  await expect(tid(page, 'tool-row')).toHaveCount(1)
+  const top = () =>
+    tid(page, 'tool-row')
+      .first()
+      .evaluate((e) => e.getBoundingClientRect().top)
+  const before = await top()
+  // The next network read of the tools list is held until released.
+  let release = () => {}
+  const released = new Promise<void>((r) => (release = r))
+  await page.route('**/__bridge/invoke', async (route) => {
+    const body = JSON.parse(route.request().postData() ?? '{}') as {
+      channel: string
+      input?: { cacheOnly?: boolean }
+    }
+    if (body.channel === 'tools.list' && !body.input?.cacheOnly) await released
+    await route.continue()
+  })
+  await page.evaluate(() =>
+    window.agentDesk.tools.create({ name: 'tool 1', type: 'SEARCH', description: 'x' })
+  )
+  await expect(tid(page, 'list-refreshing')).toBeVisible()
+  expect(await top()).toBe(before)
+  release()
+  await expect(tid(page, 'list-count')).toHaveText('2')
+  await expect(tid(page, 'list-refreshing')).toHaveCount(0)
+  expect(await top()).toBe(before)
+})
