@@ -17,6 +17,8 @@ import { type JsonRecord, checkItem, mergeItem, scrub } from './merge'
 import type { ListWriter, Resource, WriterPage } from './types'
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
+/** What a run of steps ends with when the file turned out damaged. */
+const DAMAGED = Symbol('damaged file')
 
 /** What a list's writer works with: the store's connection, statements and answer memory. */
 export interface ListWriterDeps {
@@ -102,21 +104,21 @@ export function openListWriter(d: ListWriterDeps): ListWriter {
       },
       () => (writes ? db.transaction(() => run.next())() : run.next())
     )
-  /** Runs every step, the event loop free before each; false when the file turned out damaged. */
-  const inSteps = async (run: Generator<void, unknown>, writes = true): Promise<boolean> => {
+  /** Runs every step, the event loop free before each; what it returns, or DAMAGED. */
+  const inSteps = async <R>(run: Generator<void, R>, writes: boolean): Promise<R | typeof DAMAGED> => {
     for (;;) {
       // Each step in a turn of its own: none runs on from the caller's work (a page's parse).
       await nextTurn()
       const r = step(run, writes)
-      if (r === null) return false
-      if (r.done) return true
+      if (r === null) return DAMAGED
+      if (r.done) return r.value
     }
   }
   return {
     async add(items, opts = {}) {
       if (!broken) {
         const before = plan.length
-        if (await inSteps(page(items, opts), false)) return
+        if ((await inSteps(page(items, opts), false)) !== DAMAGED) return
         broken = plan.fallback().slice(0, before)
       }
       for (const item of items) broken.push(unstored(item))
@@ -125,15 +127,12 @@ export function openListWriter(d: ListWriterDeps): ListWriter {
       const first = amend.first ?? []
       if (!broken && (first.length > 0 || amend.leaveOut)) {
         amended = true
-        if (!(await inSteps(plan.amend(first, amend.leaveOut ?? (() => false))))) broken = plan.fallback()
+        const leaveOut = amend.leaveOut ?? (() => false)
+        if ((await inSteps(plan.amend(first, leaveOut), false)) === DAMAGED) broken = plan.fallback()
       }
       if (broken) return new ListText(broken)
-      let result: ListStepsResult | undefined
-      const run = (function* () {
-        result = yield* plan.write()
-      })()
-      if (!(await inSteps(run)) || !result) return new ListText(plan.fallback())
-      return finished(result)
+      const result = await inSteps(plan.write(), true)
+      return result === DAMAGED ? new ListText(plan.fallback()) : finished(result)
     },
     *steps(items, answer) {
       yield* page(items, answer === undefined ? {} : { digest: answer })

@@ -68,7 +68,7 @@ describe('openOfflineStore', () => {
     }
   })
 
-  it('corruption found after open is a cache miss, never a crash, and the next open rebuilds', () => {
+  it('corruption found after open is a cache miss, never a crash, and the next open rebuilds', async () => {
     const a = t.open()
     const big = 'x'.repeat(2000)
     a.cache.putList(
@@ -87,6 +87,14 @@ describe('openOfflineStore', () => {
     expect(b.cache.getList('documents', '')).toBeNull()
     expect(b.cache.catalogue('documents')).toEqual([])
     expect(() => b.cache.putList('documents', '', [{ id: 'n' }], null)).not.toThrow()
+    // A list written as its pages come reads as its items, with nothing stored.
+    const writer = b.cache.listWriter('documents', '', null)
+    await writer.add([{ id: 'p1', name: 'one' }])
+    await writer.add([{ id: 'p2', name: 'two' }])
+    expect((await writer.finish()).values()).toEqual([
+      { id: 'p1', name: 'one' },
+      { id: 'p2', name: 'two' }
+    ])
     expect(b.cache.putItem('documents', { id: 'n', name: 'kept' }, null)).toMatchObject({
       id: 'n',
       name: 'kept'
