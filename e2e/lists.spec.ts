@@ -14,10 +14,25 @@ const rowNames = (page: Page) => tid(page, 'agent-row').locator('.agent-row__nam
  */
 function onBridgeCall(page: Page, listener: (call: string, request: Request) => void): void {
   page.on('request', (r) => {
-    if (!r.url().endsWith('/__bridge/invoke')) return
-    const body = JSON.parse(r.postData() ?? '{}') as { channel: string; input?: { cacheOnly?: boolean } }
-    listener(body.input?.cacheOnly ? `${body.channel} (cache)` : body.channel, r)
+    if (r.url().endsWith('/__bridge/invoke')) listener(bridgeCall(r), r)
   })
+}
+
+/** A bridge request's call: its channel ("… (cache)" for a cache-only read). */
+function bridgeCall(r: Request): string {
+  const body = JSON.parse(r.postData() ?? '{}') as { channel: string; input?: { cacheOnly?: boolean } }
+  return body.input?.cacheOnly ? `${body.channel} (cache)` : body.channel
+}
+
+/** The Local workspace opened on the tools view, showing one tool (`name`) made through the app's API. */
+async function toolsWithOne(page: Page, name: string, description: string): Promise<void> {
+  await openLocalWorkspace(page)
+  await page.evaluate(
+    ([name, description]) => window.agentDesk.tools.create({ name, type: 'SEARCH', description }),
+    [name, description] as const
+  )
+  await tid(page, 'nav-tools').click()
+  await expect(tid(page, 'tool-row')).toHaveCount(1)
 }
 
 test('agents: search by name, filter by type and tags, sort by name and date', async ({ app }) => {
@@ -77,12 +92,7 @@ test('agents: search by name, filter by type and tags, sort by name and date', a
 // @harness: it reads the bridge's requests, which only the web harness has (see playwright.config.ts).
 test('a start reads the session and the opening list once, before the app asks @harness', async ({ app }) => {
   const { page } = app
-  await openLocalWorkspace(page)
-  await page.evaluate(() =>
-    window.agentDesk.tools.create({ name: 'Web search', type: 'SEARCH', description: 'Looks things up' })
-  )
-  await tid(page, 'nav-tools').click()
-  await expect(tid(page, 'tool-row')).toHaveCount(1)
+  await toolsWithOne(page, 'Web search', 'Looks things up')
   const calls: string[] = []
   onBridgeCall(page, (call) => calls.push(call))
   await page.reload() // a fresh start of the renderer on the tools view
@@ -121,12 +131,7 @@ test('changes in a burst reload the open list one read at a time, and it ends wh
   app
 }) => {
   const { page } = app
-  await openLocalWorkspace(page)
-  await page.evaluate(() =>
-    window.agentDesk.tools.create({ name: 'tool 0', type: 'SEARCH', description: 'x' })
-  )
-  await tid(page, 'nav-tools').click()
-  await expect(tid(page, 'tool-row')).toHaveCount(1)
+  await toolsWithOne(page, 'tool 0', 'x')
   // Every network read of the tools list, from its ask until its answer (its first piece).
   let open = 0
   let most = 0
@@ -159,12 +164,7 @@ test('changes in a burst reload the open list one read at a time, and it ends wh
 // @harness: it holds a read on the bridge.
 test('a list that refreshes shows its bar without moving its rows @harness', async ({ app }) => {
   const { page } = app
-  await openLocalWorkspace(page)
-  await page.evaluate(() =>
-    window.agentDesk.tools.create({ name: 'tool 0', type: 'SEARCH', description: 'x' })
-  )
-  await tid(page, 'nav-tools').click()
-  await expect(tid(page, 'tool-row')).toHaveCount(1)
+  await toolsWithOne(page, 'tool 0', 'x')
   const top = () =>
     tid(page, 'tool-row')
       .first()
@@ -174,11 +174,7 @@ test('a list that refreshes shows its bar without moving its rows @harness', asy
   let release = () => {}
   const released = new Promise<void>((r) => (release = r))
   await page.route('**/__bridge/invoke', async (route) => {
-    const body = JSON.parse(route.request().postData() ?? '{}') as {
-      channel: string
-      input?: { cacheOnly?: boolean }
-    }
-    if (body.channel === 'tools.list' && !body.input?.cacheOnly) await released
+    if (bridgeCall(route.request()) === 'tools.list') await released
     await route.continue()
   })
   await page.evaluate(() =>
