@@ -205,7 +205,7 @@ export class ListPlan {
     const given = exact ? json : item
     // An item whose JSON equals the stored one is left as it is (merging it would change
     // nothing; the list's sync time covers it); only the others are merged and written.
-    if (row === json) return this.push(item.id, row, null, true, exact ? row : item)
+    if (row === json) return this.push(item.id, row, null, true, given)
     const merged = this.w.merged(item, [row])
     // Merged, it is the row again (its fields in the row's order): nothing to write either. It is
     // the item as given when nothing but the order differs: the merge keeps every field of the
@@ -251,13 +251,14 @@ export class ListPlan {
       return !this.seen.has(item.id)
     })
     yield* this.add(head)
-    for (const i of keep) {
-      this.ids.push(body.ids[i] as string)
-      this.rows.push(body.rows[i])
-      this.writes.push(body.writes[i] as string | null)
-      this.asGiven.push(body.asGiven[i] as boolean)
-      this.given.push(body.given[i] as string | Item)
-    }
+    for (const i of keep)
+      this.push(
+        body.ids[i] as string,
+        body.rows[i],
+        body.writes[i] as string | null,
+        body.asGiven[i] as boolean,
+        body.given[i] as string | Item
+      )
     this.duplicates = true // not the answer as it came: never taken as stored
   }
 
