@@ -162,10 +162,7 @@ export async function maskSecretsInSteps(
       const m = JSON.stringify(maskWith(JSON.parse(text), list, min, marked))
       if (m !== text) (out ??= texts.slice())[i] = m
     }
-    const others: Record<string, unknown> = { ...record, data: null }
-    const maskedOthers = maskWith(others, list, min, marked) as Record<string, unknown>
-    if (maskedOthers === others && !out) return value
-    return { ...maskedOthers, data: out ? new ListText(out) : data }
+    return withData(record, out && new ListText(out), list, min, marked)
   }
   const items = Array.isArray(value) ? value : record && Array.isArray(record.data) ? record.data : null
   if (!items || items.length <= MASK_STEP) return maskWith(value, list, min, marked)
@@ -178,9 +175,23 @@ export async function maskSecretsInSteps(
     if (m !== v) (out ??= items.slice())[i] = m
   }
   if (!record) return out ?? items
+  return withData(record, out, list, min, marked)
+}
+
+/**
+ * A read whose `data` was masked apart (`data`: its masked copy, null when nothing changed): its
+ * other fields masked, and the read itself when nothing changed at all.
+ */
+function withData(
+  record: Record<string, unknown>,
+  data: unknown,
+  secrets: readonly string[],
+  min: number,
+  marked: string
+): unknown {
   const others: Record<string, unknown> = {}
   for (const key in record) if (key !== 'data' && Object.hasOwn(record, key)) others[key] = record[key]
-  const maskedOthers = maskWith(others, list, min, marked)
-  if (maskedOthers === others && !out) return value
-  return { ...(maskedOthers as Record<string, unknown>), data: out ?? items }
+  const maskedOthers = maskWith(others, secrets, min, marked)
+  if (maskedOthers === others && data === null) return record
+  return { ...(maskedOthers as Record<string, unknown>), data: data ?? record.data }
 }
