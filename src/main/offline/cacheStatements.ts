@@ -4,6 +4,16 @@
  */
 import type { Db } from './db'
 
+/** Membership keys of resource ?1 that no list points to (CacheStatements.orphanKeys). */
+export const ORPHAN_KEYS_SQL = `WITH RECURSIVE k(scope) AS (
+    SELECT (SELECT MIN(scope) FROM list_items WHERE resource = ?1)
+    UNION ALL
+    SELECT (SELECT MIN(scope) FROM list_items WHERE resource = ?1 AND scope > k.scope)
+    FROM k WHERE k.scope IS NOT NULL
+  )
+  SELECT scope FROM k WHERE scope IS NOT NULL
+    AND scope NOT IN (SELECT COALESCE(members, scope) FROM lists WHERE resource = ?1)`
+
 export function cacheStatements(db: Db) {
   return {
     itemJson: db.prepare('SELECT json, synced_at FROM items WHERE resource = ? AND id = ?').raw(true),
@@ -65,12 +75,10 @@ export function cacheStatements(db: Db) {
        LEFT JOIN items i ON i.resource = ?1 AND i.id = j.value`
     ),
     // Membership keys no list points to (an old membership, or one a crash left half-written).
-    orphanKeys: db
-      .prepare(
-        `SELECT DISTINCT scope FROM list_items WHERE resource = ?
-         AND scope NOT IN (SELECT COALESCE(members, scope) FROM lists WHERE resource = ?)`
-      )
-      .raw(true),
+    // Each key found by one search of the primary key from the one before (a skip scan): a
+    // DISTINCT read every member (100,000 agents in two memberships: ~30 ms in the step that
+    // ends a long list's write), this reads one per key.
+    orphanKeys: db.prepare(ORPHAN_KEYS_SQL).raw(true),
     dropMembers: db.prepare(
       `DELETE FROM list_items WHERE resource = ? AND scope = ? AND position IN
          (SELECT position FROM list_items WHERE resource = ? AND scope = ? ORDER BY position LIMIT ?)`

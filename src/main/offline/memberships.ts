@@ -31,7 +31,7 @@ export function releaseMembership(key: string): void {
 export function membershipCollector(s: CacheStatements, resource: Resource): (limit: number) => boolean {
   let keys: string[] | null = null
   return (limit) => {
-    keys ??= (s.orphanKeys.all(resource, resource) as unknown[][])
+    keys ??= (s.orphanKeys.all(resource) as unknown[][])
       .map((r) => String(r[0]))
       .filter((key) => !writing.has(key))
     while (keys.length > 0) {
