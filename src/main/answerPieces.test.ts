@@ -117,6 +117,39 @@ describe('a long list in pieces', () => {
     expect(tags.ok && tags.more).toBe(undefined)
   })
 
+  it('is asked for its next piece before the page reads the piece it has (main prepares one while the page parses the other)', async () => {
+    const { t, names } = await coreWithAgents(8)
+    // What the page does, in order: asks for a piece, or parses one (a piece's JSON it was sent).
+    const done: string[] = []
+    const sent = new Set<string>()
+    const parse = JSON.parse
+    const api = buildDeskApi(
+      CHANNELS,
+      EVENT_NAMES,
+      async (channel, input) => {
+        if (channel === 'answers.next') done.push('ask')
+        const r = await t.core.invoke(channel, input)
+        const json = r.ok && channel === 'answers.next' ? (r.value as { json?: unknown }).json : undefined
+        if (typeof json === 'string') sent.add(json)
+        return r
+      },
+      () => () => undefined
+    ) as DeskApi
+    JSON.parse = (text: string, reviver?: Parameters<typeof parse>[1]) => {
+      if (sent.has(text)) done.push('parse')
+      return parse(text, reviver) as unknown
+    }
+    let whole: Read<Agent[]>
+    try {
+      whole = await api.agents.list()
+    } finally {
+      JSON.parse = parse
+    }
+    expect(whole.data.map((a) => a.name).sort()).toEqual([...names].sort())
+    // Pieces of 3: three of them. Each is parsed once the next one has been asked for.
+    expect(done).toEqual(['ask', 'ask', 'parse', 'ask', 'parse', 'parse'])
+  })
+
   it('is dropped when another session begins', async () => {
     const { t, profile } = await coreWithAgents(5)
     const first = await firstPiece(t)

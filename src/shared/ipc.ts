@@ -301,7 +301,8 @@ export function buildDeskApi(
     const group = (api[ns] ??= {}) as Record<string, unknown>
     group[name] = async (input?: unknown, call?: { id?: unknown }) => {
       const callId = call && typeof call.id === 'string' ? call.id : undefined
-      // A long list comes in pieces (AnswerMore): the rest is gathered here, one piece a message.
+      // A long list comes in pieces (AnswerMore): the rest is gathered here, one piece a message,
+      // the next asked for before this one is read (main prepares it while the page parses).
       // If its answer is gone meanwhile (answer_gone), the call is made again, once.
       let reply: Reply | undefined
       let whole: { value: unknown; data: unknown[]; id: string } | undefined
@@ -329,14 +330,18 @@ export function buildDeskApi(
             (reply.value as { data: unknown }).data = JSON.parse(reply.json) as unknown[]
           if (!reply.more) return reply.value
           whole = { value: reply.value, data: (reply.value as { data: unknown[] }).data, id: reply.more.id }
-        } else {
-          const piece = reply.value as { items?: unknown[]; json?: string; done: boolean }
-          const items =
-            typeof piece.json === 'string' ? (JSON.parse(piece.json) as unknown[]) : (piece.items ?? [])
-          for (const item of items) whole.data.push(item)
-          if (piece.done) return whole.value
+          reply = (await invoke('answers.next', { id: whole.id })) as Reply
+          continue
         }
-        reply = (await invoke('answers.next', { id: whole.id })) as Reply
+        const piece = reply.value as { items?: unknown[]; json?: string; done: boolean }
+        const next = piece.done ? undefined : invoke('answers.next', { id: whole.id })
+        // Not left unhandled while this piece is read; awaited (and its failure met) below.
+        next?.catch(() => undefined)
+        const items =
+          typeof piece.json === 'string' ? (JSON.parse(piece.json) as unknown[]) : (piece.items ?? [])
+        for (const item of items) whole.data.push(item)
+        if (!next) return whole.value
+        reply = (await next) as Reply
       }
     }
   }
