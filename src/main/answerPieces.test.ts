@@ -150,6 +150,19 @@ describe('a long list in pieces', () => {
     expect(done).toEqual(['ask', 'ask', 'parse', 'ask', 'parse', 'parse'])
   })
 
+  it('answers a piece a turn of the event loop after it is joined (where Electron serialises the reply)', async () => {
+    const { t } = await coreWithAgents(4)
+    const first = await firstPiece(t)
+    // The reply comes after what was queued for the next turn when the piece was asked for.
+    let turned = false
+    setImmediate(() => {
+      turned = true
+    })
+    const r = await t.core.invoke('answers.next', { id: first.more?.id })
+    expect(r.ok && (r.value as AnswerPiece).done).toBe(false)
+    expect(turned).toBe(true)
+  })
+
   it('is dropped when another session begins', async () => {
     const { t, profile } = await coreWithAgents(5)
     const first = await firstPiece(t)

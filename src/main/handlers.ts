@@ -96,7 +96,11 @@ export const handlers: Handlers = {
   'calls.cancel': async ({ callId }, ctx) => ({ cancelled: ctx.cancelCall(callId) }),
   'answers.next': async ({ id }, ctx) => {
     const s = ctx.session.current()
-    return ctx.pieces.next(id, s, s?.token ?? null)
+    const piece = ctx.pieces.next(id, s, s?.token ?? null)
+    // Sent (serialised by Electron as the reply leaves) in a turn of the event loop after the one
+    // that joined it: two blocks of main, not one of both.
+    await new Promise((resolve) => setImmediate(resolve))
+    return piece
   },
   'capabilities.get': async (_i, ctx) => {
     const s = ctx.session.current()
