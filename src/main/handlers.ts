@@ -95,11 +95,14 @@ export const handlers: Handlers = {
   },
   'calls.cancel': async ({ callId }, ctx) => ({ cancelled: ctx.cancelCall(callId) }),
   'answers.next': async ({ id }, ctx) => {
+    // Joined in a turn of the event loop of its own (not the one the message came in, which may
+    // have read a page meanwhile), and sent (serialised by Electron as the reply leaves) in the
+    // next: two short blocks of main, not one of all.
+    const turn = () => new Promise((resolve) => setImmediate(resolve))
+    await turn()
     const s = ctx.session.current()
     const piece = ctx.pieces.next(id, s, s?.token ?? null)
-    // Sent (serialised by Electron as the reply leaves) in a turn of the event loop after the one
-    // that joined it: two blocks of main, not one of both.
-    await new Promise((resolve) => setImmediate(resolve))
+    await turn()
     return piece
   },
   'capabilities.get': async (_i, ctx) => {
