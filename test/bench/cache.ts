@@ -13,11 +13,10 @@ import { randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { setFlagsFromString } from 'node:v8'
-import { runInNewContext } from 'node:vm'
 import { openOfflineStore } from '../../src/main/offline/index'
 import Database from 'libsql'
 import { median, runAsScript, type BenchRow } from './types'
+import { gcBetweenRuns } from './collect'
 
 export interface CacheBenchOptions {
   /** Agents in the list. Default 10,000. */
@@ -55,24 +54,6 @@ export function fakeAgent(i: number, userId: string, tags: { id: string; name: s
     createdAt: timestamp(i),
     updatedAt: timestamp(i + 1)
   }
-}
-
-/**
- * A full garbage collection between runs (untimed), so a run does not pay for collecting the
- * previous run's 10,000 objects — as at a real app start. Uses --expose-gc when given, else
- * enables it at run time.
- */
-function collector(): () => void {
-  const g = (globalThis as { gc?: () => void }).gc
-  if (g) return g
-  try {
-    setFlagsFromString('--expose-gc')
-    const fn = runInNewContext('gc') as unknown
-    if (typeof fn === 'function') return () => (fn as () => void)()
-  } catch {
-    // not available: runs include collection
-  }
-  return () => undefined
 }
 
 /**
@@ -135,7 +116,7 @@ async function measureCold(count: number, runs: number): Promise<ColdFigures> {
     const openOnly: number[] = []
     const floor: number[] = []
     let firstMs = NaN
-    const gc = collector()
+    const gc = gcBetweenRuns()
     for (let r = 0; r <= runs; r++) {
       gc()
       const t0 = performance.now()
