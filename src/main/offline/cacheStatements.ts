@@ -100,6 +100,19 @@ export function cacheStatements(db: Db) {
          ORDER BY position LIMIT ?`
       )
       .raw(true),
+    // The same, each with its row's JSON (a member names its row by `item_seq`).
+    memberRowsFirst: db
+      .prepare(
+        `SELECT m.position, m.id, i.json FROM list_items m LEFT JOIN items i ON i.seq = m.item_seq
+         WHERE m.resource = ? AND m.scope = ? ORDER BY m.position LIMIT ?`
+      )
+      .raw(true),
+    memberRowsAfter: db
+      .prepare(
+        `SELECT m.position, m.id, i.json FROM list_items m LEFT JOIN items i ON i.seq = m.item_seq
+         WHERE m.resource = ? AND m.scope = ? AND m.position > ? ORDER BY m.position LIMIT ?`
+      )
+      .raw(true),
     catalogue: db.prepare('SELECT json FROM items WHERE resource = ? ORDER BY seq DESC').raw(true),
     // Names for the palette: SQLite reads the two fields, so no item is parsed in JavaScript.
     names: db

@@ -254,21 +254,53 @@ describe('a list written as its pages come (listWriter)', () => {
     const { cache } = t.open()
     const read = async (digests: string[], pages: ReturnType<typeof page>[]) => {
       const writer = cache.listWriter('agents', 'all', T2)
-      for (let i = 0; i < pages.length; i++) await writer.add(pages[i] as unknown[], { digest: digests[i] })
+      // (Items as parsed from JSON: their texts hold all of them.)
+      for (let i = 0; i < pages.length; i++)
+        await writer.add(pages[i] as unknown[], { digest: digests[i], exact: () => true })
       return writer.finish()
     }
     const pages = [page(0, 300), page(300, 300)]
     await read(['d1', 'd2'], pages) // new rows
     await read(['d1', 'd2'], pages) // compared, found stored: remembered
     // A row changed behind the store's back (another program): a page taken as stored is not
-    // compared with its rows, a page compared is.
+    // compared with its rows (it answers them as stored), a page compared is.
     raw ??= new Database(t.file)
     raw.exec(`UPDATE items SET json = '{"id":"a1","name":"edited"}' WHERE id = 'a1'`)
     raw.exec(`UPDATE items SET json = '{"id":"a301","name":"edited"}' WHERE id = 'a301'`)
     const list = await read(['d1', 'd2-changed'], pages)
     expect(cache.getItem('agents', 'a1')?.value).toEqual({ id: 'a1', name: 'edited' })
     expect(cache.getItem('agents', 'a301')?.value).toEqual({ id: 'a301', name: 'item 301' })
-    expect(list.values()).toEqual([...page(0, 300), ...page(300, 300)])
+    const edited = page(0, 300).map((a) => (a.id === 'a1' ? { ...a, name: 'edited' } : a))
+    expect(list.values()).toEqual([...edited, ...page(300, 300)])
+    expect(cache.getList('agents', 'all')?.value).toEqual(list.values())
+  })
+
+  it('answers a page taken as stored with its rows as stored, read with its members (no item written out again)', async () => {
+    const { cache } = t.open()
+    const read = async (digest: string, items: unknown[]) => {
+      const writer = cache.listWriter('agents', 'all', T2)
+      await writer.add(items, { digest, exact: () => true })
+      return writer.finish()
+    }
+    // Stored with its fields as id, name; then the server sends them as name, id: compared, the
+    // same fields (nothing written), and that answer remembered; then the same answer again.
+    await read('first', page(0, 600))
+    const turned = page(0, 600).map(({ id, name }) => ({ name, id }))
+    const compared = await read('turned', turned)
+    const stored = await read('turned', turned)
+    raw ??= new Database(t.file)
+    const rows = (
+      raw
+        .prepare("SELECT json FROM items WHERE resource = 'agents' ORDER BY id")
+        .raw(true)
+        .all() as string[][]
+    ).map((r) => r[0])
+    const sorted = (texts: readonly string[]) =>
+      [...texts].sort((a, b) => (JSON.parse(a).id < JSON.parse(b).id ? -1 : 1))
+    expect(sorted(compared.texts)).toEqual(rows)
+    expect(sorted(stored.texts)).toEqual(rows)
+    expect(stored.texts[0]).toBe('{"id":"a0","name":"item 0"}')
+    expect(stored.values()).toEqual(page(0, 600))
   })
 
   it('lists items first and leaves others out when told at the end (waiting creates, deletions meanwhile)', async () => {

@@ -58,10 +58,15 @@ export function openListWriter(d: ListWriterDeps): ListWriter {
     changes: () => Number((s.totalChanges.get() as unknown[])[0]),
     touched: () => memory.touched(resource),
     memberIds: () => (s.memberIds.all(resource, members()) as unknown[][]).map((r) => r[0]),
-    memberPage: (position, limit) =>
+    memberPage: (position, limit, rows) =>
       (position === null
-        ? s.membersFirst.all(resource, members(), limit)
-        : s.membersAfter.all(resource, members(), position, limit)) as unknown[][],
+        ? (rows ? s.memberRowsFirst : s.membersFirst).all(resource, members(), limit)
+        : (rows ? s.memberRowsAfter : s.membersAfter).all(
+            resource,
+            members(),
+            position,
+            limit
+          )) as unknown[][],
     newKey: memberships.newMembership,
     stage: (key, from, ids) => s.addMembers.run(resource, key, from, JSON.stringify(ids)),
     staged: (key) => Number((s.memberCount.get(resource, key) as unknown[])[0]),
