@@ -19,6 +19,7 @@ import { draftHandlers } from './draftHandlers'
 import { transferHandlers } from './transfer/handlers'
 import type { ActiveSession } from './session'
 import type { Handlers } from './handlerContext'
+import { nextTurn } from './turn'
 
 export type { Handler, HandlerContext, Handlers } from './handlerContext'
 
@@ -98,11 +99,10 @@ export const handlers: Handlers = {
     // Joined in a turn of the event loop of its own (not the one the message came in, which may
     // have read a page meanwhile), and sent (serialised by Electron as the reply leaves) in the
     // next: two short blocks of main, not one of all.
-    const turn = () => new Promise((resolve) => setImmediate(resolve))
-    await turn()
+    await nextTurn()
     const s = ctx.session.current()
     const piece = ctx.pieces.next(id, s, s?.token ?? null)
-    await turn()
+    await nextTurn()
     return piece
   },
   'capabilities.get': async (_i, ctx) => {

@@ -5,6 +5,7 @@
  * and where answers and events leave main (core.ts).
  */
 import { ListText } from './offline/listText'
+import { nextTurn } from './turn'
 
 /** What a masked token reads as. */
 export const MASK = '••••'
@@ -125,8 +126,6 @@ export function maskSecrets(value: unknown, secrets: readonly (string | null | u
 export const MASK_STEP = 1000
 /** Items of a list held as text searched per step (a search of each text, ~0.2 µs a kB). */
 const TEXT_STEP = 10_000
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 /**
  * `maskSecrets` for answers that may be long: a list (an array, or a read's `data` array) of more

@@ -9,6 +9,7 @@ import { asIsCheck } from '../../shared/fields'
 import { isRecord } from './normalize'
 import type { Call, Transport } from './transport'
 import { answerDigest, markAnswer, pagesDigest } from './answerDigest'
+import { nextTurn } from '../turn'
 
 export function isEmptyObject(v: unknown): boolean {
   return isRecord(v) && Object.keys(v).length === 0
@@ -61,7 +62,6 @@ export const LIST_PAGING = 'lists.paging'
 export const LIST_PAGE = 1_000
 /** Items validated between two turns of the event loop (parseList). */
 export const LIST_PARSE_STEP = 500
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve))
 /** Answers that mean "not these query parameters" (a strict server). */
 const PAGING_REFUSED = new Set([400, 422])
 
@@ -115,7 +115,7 @@ export function endpoints(t: Transport) {
     const items: z.output<S>[] = []
     const read = new Set<unknown>()
     for (let i = 0; i < data.length; i++) {
-      if (i % LIST_PARSE_STEP === 0 && data.length > LIST_PARSE_STEP) await turn()
+      if (i % LIST_PARSE_STEP === 0 && data.length > LIST_PARSE_STEP) await nextTurn()
       const item: unknown = data[i]
       if (asIs?.(item)) {
         items.push(item as z.output<S>)

@@ -15,8 +15,8 @@ import { ListText } from './listText'
 import * as memberships from './memberships'
 import { type JsonRecord, checkItem, mergeItem, scrub } from './merge'
 import type { ListWriter, Resource, WriterPage } from './types'
+import { nextTurn } from '../turn'
 
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
 /** What a run of steps ends with when the file turned out damaged. */
 const DAMAGED = Symbol('damaged file')
 
@@ -58,15 +58,14 @@ export function openListWriter(d: ListWriterDeps): ListWriter {
     changes: () => Number((s.totalChanges.get() as unknown[])[0]),
     touched: () => memory.touched(resource),
     memberIds: () => (s.memberIds.all(resource, members()) as unknown[][]).map((r) => r[0]),
-    memberPage: (position, limit, rows) =>
-      (position === null
-        ? (rows ? s.memberRowsFirst : s.membersFirst).all(resource, members(), limit)
-        : (rows ? s.memberRowsAfter : s.membersAfter).all(
-            resource,
-            members(),
-            position,
-            limit
-          )) as unknown[][],
+    memberPage: (position, limit, rows) => {
+      const [first, after] = rows ? [s.memberRowsFirst, s.memberRowsAfter] : [s.membersFirst, s.membersAfter]
+      return (
+        position === null
+          ? first.all(resource, members(), limit)
+          : after.all(resource, members(), position, limit)
+      ) as unknown[][]
+    },
     newKey: memberships.newMembership,
     stage: (key, from, ids) => s.addMembers.run(resource, key, from, JSON.stringify(ids)),
     staged: (key) => Number((s.memberCount.get(resource, key) as unknown[])[0]),
