@@ -301,9 +301,8 @@ export function buildDeskApi(
     const group = (api[ns] ??= {}) as Record<string, unknown>
     group[name] = async (input?: unknown, call?: { id?: unknown }) => {
       const callId = call && typeof call.id === 'string' ? call.id : undefined
-      // A long list comes in pieces (AnswerMore): the rest is gathered here, one piece a message,
-      // the next asked for before this one is read (main prepares it while the page parses).
-      // If its answer is gone meanwhile (answer_gone), the call is made again, once.
+      // A long list comes in pieces (AnswerMore), gathered here: the next asked for before this one
+      // is read (main joins it meanwhile). If the answer is gone (answer_gone), asked again, once.
       let reply: Reply | undefined
       let whole: { value: unknown; data: unknown[]; id: string } | undefined
       let again = true
@@ -335,8 +334,7 @@ export function buildDeskApi(
         }
         const piece = reply.value as { items?: unknown[]; json?: string; done: boolean }
         const next = piece.done ? undefined : invoke('answers.next', { id: whole.id })
-        // Not left unhandled while this piece is read; awaited (and its failure met) below.
-        next?.catch(() => undefined)
+        next?.catch(() => undefined) // awaited below: not left unhandled while this piece is read
         const items =
           typeof piece.json === 'string' ? (JSON.parse(piece.json) as unknown[]) : (piece.items ?? [])
         for (const item of items) whole.data.push(item)
