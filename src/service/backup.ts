@@ -169,12 +169,16 @@ function onThread<T>(script: string, job: Record<string, unknown>): Promise<T> {
   })
 }
 
-/** From this size (the file and its WAL) a database is checked on a worker thread before it is opened. */
-export const CHECK_ON_THREAD_BYTES = 16 * 1024 * 1024
+/**
+ * From this size (the file and its WAL) a database is checked on a worker thread before it is
+ * opened. At 16 MiB, a Local workspace of 10,000 agents (~10 MB) was checked on main at each start:
+ * 40–55 ms of main's loop in the bench, its longest block there.
+ */
+export const CHECK_ON_THREAD_BYTES = 1024 * 1024
 
 /**
- * `PRAGMA quick_check` reads the whole file: ~13 ms for 7.8 MB (10,000 agents), ~105 ms for 60 MB
- * (100,000) on the thread that runs it. When `file` and its WAL hold at least `fromBytes`, checks it
+ * `PRAGMA quick_check` reads the whole file: ~13 ms for 7.8 MB (10,000 agents) on an idle machine,
+ * ~105 ms for 60 MB (100,000) on the thread that runs it. When `file` and its WAL hold at least `fromBytes`, checks it
  * on a worker thread and resolves true (openDatabase need not check again); else resolves false
  * (a small or missing file: openDatabase checks it). Throws what the check found wrong.
  */

@@ -77,7 +77,7 @@ export interface ServiceOptions {
   onDamagedDatabase?: 'fail' | 'moveAside'
   /**
    * From this size (service.db and its WAL) the file is checked on a worker thread before it is
-   * opened, not on the caller's (default 16 MiB; backup.ts checkLargeDatabase).
+   * opened, not on the caller's (default 1 MiB; backup.ts checkLargeDatabase).
    */
   checkOnThreadFromBytes?: number
   /** Back up service.db at start and then every `everyMs` (default daily), keeping `keep` (7). */
