@@ -47,8 +47,50 @@ function firstFrame(): Plugin {
   }
 }
 
+/** The service thread's entry (src/service/thread.ts) and the file it is built to beside main's. */
+export const SERVICE_THREAD = {
+  entry: resolve(__dirname, 'src/service/threadEntry.ts'),
+  fileName: 'serviceThread.cjs'
+}
+
+/**
+ * The service thread's script: one CommonJS file (Electron reads a worker's CommonJS from
+ * app.asar) with zod inside it (required as a package, zod's hundred files took ~100 ms of the
+ * thread's start); libsql and Node's built-ins stay required. Also built by the unit tests'
+ * setup (test/support/serviceThread.setup.ts), which run the same file.
+ */
+export async function buildServiceThread(): Promise<string> {
+  const built = await build({
+    configFile: false,
+    logLevel: 'warn',
+    ssr: { noExternal: ['zod'] },
+    build: {
+      write: false,
+      ssr: SERVICE_THREAD.entry,
+      target: 'node20',
+      rollupOptions: { output: { format: 'cjs', entryFileNames: SERVICE_THREAD.fileName } }
+    }
+  })
+  const out = (Array.isArray(built) ? built[0] : built) as { output: { type: string; code?: string }[] }
+  const chunks = out.output.filter((o) => o.type === 'chunk')
+  if (chunks.length !== 1 || !chunks[0]?.code)
+    throw new Error('service thread: the build gave no single script')
+  return chunks[0].code
+}
+
+/** Emits the service thread's script into main's output (out/main/serviceThread.cjs). */
+function serviceThread(): Plugin {
+  return {
+    name: 'agent-desk:service-thread',
+    async generateBundle() {
+      this.emitFile({ type: 'asset', fileName: SERVICE_THREAD.fileName, source: await buildServiceThread() })
+    }
+  }
+}
+
 export default defineConfig({
   main: {
+    plugins: [serviceThread()],
     build: {
       rollupOptions: {
         input: { index: resolve(__dirname, 'src/main/index.ts') }

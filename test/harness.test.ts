@@ -18,6 +18,7 @@ import {
 } from '../src/main/keychain'
 import { tokenAccount } from '../src/main/tokenVault'
 import { tempDir } from './support/mainCore'
+import { testServiceThread } from './support/serviceThread'
 
 const cleanup: (() => Promise<void>)[] = []
 afterEach(async () => {
@@ -33,7 +34,11 @@ async function harness(): Promise<{ h: Harness; base: string }> {
   mkdirSync(`${rendererDir}-evil`)
   writeFileSync(join(`${rendererDir}-evil`, 'x.js'), 'evil')
   writeFileSync(join(base, 'secret.txt'), 'secret')
-  const h = await startHarness({ userDataDir: join(base, 'user-data'), rendererDir })
+  const h = await startHarness({
+    userDataDir: join(base, 'user-data'),
+    rendererDir,
+    serviceThread: testServiceThread()
+  })
   cleanup.push(() => h.close())
   return { h, base }
 }

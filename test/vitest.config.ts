@@ -8,6 +8,7 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     setupFiles: ['test/support/vueSetup.ts'],
+    globalSetup: ['test/support/serviceThread.setup.ts'],
     // Real servers and a real keychain: give slow machines room, never retry to hide flakiness.
     testTimeout: 30_000,
     hookTimeout: 60_000,

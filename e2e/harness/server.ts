@@ -39,6 +39,8 @@ const TYPES: Record<string, string> = {
 export interface HarnessOptions {
   userDataDir: string
   rendererDir?: string
+  /** The built service thread (default out/main/serviceThread.cjs). */
+  serviceThread?: string
   version?: string
   /** The keychain entry name. Default TEST_KEYCHAIN_SERVICE: the tests never touch the app's entries. */
   keychainService?: string
@@ -66,6 +68,10 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
   if (!existsSync(join(rendererDir, 'index.html'))) {
     throw new Error(`No built renderer at ${rendererDir}: run "npm run build" first.`)
   }
+  const serviceThread = resolve(opts.serviceThread ?? join(process.cwd(), 'out/main/serviceThread.cjs'))
+  if (!existsSync(serviceThread)) {
+    throw new Error(`No built service thread at ${serviceThread}: run "npm run build" first.`)
+  }
   const secret = randomBytes(24).toString('base64url')
   const keychain = await createKeychain(opts.keychainService ?? TEST_KEYCHAIN_SERVICE)
   const makeCore = () =>
@@ -73,6 +79,7 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
       userDataDir: opts.userDataDir,
       keychain,
       mode: 'harness',
+      serviceThread,
       version: opts.version ?? '0.0.0-e2e',
       openExternal: async () => undefined,
       fetchTimeoutMs: 4000,

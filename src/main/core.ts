@@ -50,6 +50,8 @@ export interface CoreOptions {
   maxReplayAttempts?: number
   /** Back-off of a queued change after a 429/503 (first wait, cap). Default 1 s doubling to 5 min. */
   replayBackoff?: { baseMs?: number; capMs?: number }
+  /** The Local workspace service thread's script: out/main/serviceThread.cjs beside main's bundle. */
+  serviceThread: string
   /** scrypt cost of the embedded Local workspace service (tests use a low value). */
   serviceScryptCost?: number
   /** How often to probe the server while offline. Default 5000. */
@@ -144,6 +146,7 @@ export function createCore(opts: CoreOptions): Core {
   const profiles = new ProfileRegistry(opts.userDataDir)
   const localOpts: ConstructorParameters<typeof LocalWorkspace>[0] = {
     userDataDir: opts.userDataDir,
+    serviceThread: opts.serviceThread,
     keychain: opts.keychain,
     log,
     onUrl: (url) => profiles.setLocalBaseUrl(url)

@@ -1,9 +1,10 @@
-/** The Local workspace: the embedded service started in-process, surviving an app restart. */
+/** The Local workspace: the embedded service on a thread of its own, surviving an app restart and its thread's end. */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel'
 import type { ClientRequest } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
-import { signedUp, testCore, tempDir, type TestCore } from '../../test/support/mainCore'
+import { signedUp, testCore, tempDir, waitFor, type TestCore } from '../../test/support/mainCore'
 import { startTestServer } from '../../test/support/serviceKit'
+import { stoppableServiceThread, stopServiceThreads } from '../../test/support/serviceThread'
 import { LIST_PAGE } from './api/endpoints'
 import { LOCAL_LIST_PAGE } from './localWorkspace'
 
@@ -135,5 +136,31 @@ describe('Local workspace', () => {
       unsubscribe('http.client.request.start', seen)
       await remote.stop()
     }
+  })
+
+  it('goes on after its service thread stops: started again at once, on a new port, signed in', async () => {
+    const t = testCore({ serviceThread: stoppableServiceThread() })
+    cores.push(t)
+    const before = await t.call('session.startLocal')
+    const made = await t.call('agents.create', {
+      name: 'Kept',
+      type: 'REACT',
+      llm: { provider: 'p', model: 'm' }
+    })
+    expect(made.status).toBe('done')
+
+    stopServiceThreads()
+    const local = async () => (await t.call('profiles.list')).find((p) => p.id === 'local')?.baseUrl
+    await waitFor(async () => (await local()) !== before.profile?.baseUrl)
+
+    const again = await t.call('agents.create', {
+      name: 'After',
+      type: 'REACT',
+      llm: { provider: 'p', model: 'm' }
+    })
+    expect(again.status).toBe('done')
+    expect((await t.call('session.get')).status).toBe('signedIn')
+    const list = await t.call('agents.list')
+    expect(list.data.map((a) => a.name).sort()).toEqual(['After', 'Kept'])
   })
 })

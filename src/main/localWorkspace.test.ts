@@ -4,14 +4,16 @@
  * Run inside a D-Bus session with an unlocked gnome-keyring (`npm test` does this).
  */
 import { randomBytes } from 'node:crypto'
-import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'libsql'
+import { Worker } from 'node:worker_threads'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startService } from '../service'
 import { createKeychain, type Keychain } from './keychain'
 import { LOCAL_TOKEN_TTL_SECONDS, LocalWorkspace, SIGNING_SECRET_ACCOUNT } from './localWorkspace'
 import { tempDir, testCore } from '../../test/support/mainCore'
+import { testServiceThread } from '../../test/support/serviceThread'
 
 const cleanups: (() => Promise<void> | void)[] = []
 afterEach(async () => {
@@ -23,8 +25,19 @@ async function keychain(): Promise<Keychain> {
   cleanups.push(() => kc.delete(SIGNING_SECRET_ACCOUNT))
   return kc
 }
-function workspace(kc: Keychain, userDataDir = tempDir()) {
-  const lw = new LocalWorkspace({ userDataDir, keychain: kc, scryptCost: 16, onUrl: () => undefined })
+function workspace(
+  kc: Keychain,
+  userDataDir = tempDir(),
+  more: Partial<ConstructorParameters<typeof LocalWorkspace>[0]> = {}
+) {
+  const lw = new LocalWorkspace({
+    userDataDir,
+    serviceThread: testServiceThread(),
+    keychain: kc,
+    scryptCost: 16,
+    onUrl: () => undefined,
+    ...more
+  })
   cleanups.push(async () => {
     await lw.close()
     rmSync(userDataDir, { recursive: true, force: true })
@@ -103,6 +116,64 @@ describe('Local workspace signing secret and sessions', () => {
     expect(out.status).toBe(200)
     const after = await fetch(`${svc.url}/api/v1/agents`, { headers: { authorization: `Bearer ${token}` } })
     expect(after.status).toBe(401)
+  })
+})
+
+describe('Local workspace service thread', () => {
+  it('answers from a thread of its own: a main busy in a loop does not hold its answers', async () => {
+    const lw = workspace(await keychain())
+    const { token } = await lw.session()
+    const svc = await lw.ensure()
+    // A client on another thread asks for the agents and raises a flag when the answer is there.
+    const flag = new Int32Array(new SharedArrayBuffer(4))
+    const client = new Worker(
+      `const { workerData: d } = require('node:worker_threads')
+       fetch(d.url, { headers: { authorization: 'Bearer ' + d.token } }).then((r) => {
+         Atomics.store(d.flag, 0, r.status)
+       })`,
+      { eval: true, workerData: { url: `${svc.url}/api/v1/agents`, token, flag } }
+    )
+    cleanups.push(() => client.terminate().then(() => undefined))
+    // Main never yields meanwhile: a service on main's event loop could not answer before the end.
+    const until = Date.now() + 20_000
+    while (Atomics.load(flag, 0) === 0 && Date.now() < until) Atomics.wait(flag, 0, 0, 10)
+    expect(Atomics.load(flag, 0)).toBe(200)
+  })
+
+  it('starts again after its thread stops, and the session token still works there', async () => {
+    const urls: string[] = []
+    const logged: string[] = []
+    const lw = workspace(await keychain(), tempDir(), {
+      onUrl: (url) => urls.push(url),
+      log: (message, err) => logged.push(`${message}: ${err instanceof Error ? err.message : ''}`)
+    })
+    const { token } = await lw.session()
+    const first = await lw.ensure()
+    await first.worker.terminate()
+    await expect(first.localSession({ email: 'x@y.z', name: 'X' })).rejects.toThrow(/stopped/)
+    expect(logged).toEqual([
+      expect.stringMatching(/^The Local workspace service stopped unexpectedly: .*exit code 1/)
+    ])
+
+    const second = await lw.ensure()
+    expect(second).not.toBe(first)
+    expect(second.worker.threadId).not.toBe(first.worker.threadId)
+    expect(urls).toEqual([first.url, second.url])
+    const r = await fetch(`${second.url}/api/v1/agents`, { headers: { authorization: `Bearer ${token}` } })
+    expect(r.status).toBe(200)
+  })
+
+  it("refuses to start with the service's own error, and a later call tries again", async () => {
+    const userDataDir = tempDir()
+    // A folder where its database should be: the service (on its thread) cannot open it.
+    const dbFile = join(userDataDir, 'local-workspace', 'service.db')
+    mkdirSync(dbFile, { recursive: true })
+    const lw = workspace(await keychain(), userDataDir)
+    await expect(lw.ensure()).rejects.toThrow(/service\.db/)
+    expect(lw.isRunning()).toBe(false)
+    rmSync(dbFile, { recursive: true })
+    const svc = await lw.ensure()
+    expect((await fetch(`${svc.url}/api/v1/agents`)).status).toBe(401)
   })
 })
 

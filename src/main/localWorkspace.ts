@@ -1,6 +1,8 @@
 /**
- * The Local workspace: the embedded service, started in-process on 127.0.0.1 with a free port and
- * its data in `<userData>/local-workspace`. Started on demand, re-used while it runs, stopped on dispose.
+ * The Local workspace: the embedded service, started on a worker thread of its own (so its SQLite
+ * and JSON work never blocks main's IPC answers) on 127.0.0.1 with a free port and its data in
+ * `<userData>/local-workspace`. Started on demand, re-used while it runs, stopped on dispose; a
+ * thread that stops on its own is started again at once.
  *
  * Hardening (issue 12): its sessions are minted in-process and live 12 hours (HTTP sign-in and
  * sign-up are off); the signing secret is kept in the OS keychain, never in service.db; service.db
@@ -10,7 +12,14 @@
 import { randomBytes } from 'node:crypto'
 import { userInfo } from 'node:os'
 import { join } from 'node:path'
-import { listBackups, restoreBackup, startService, type BackupInfo, type DamageNotice } from '../service'
+import {
+  listBackups,
+  restoreBackup,
+  type BackupInfo,
+  type DamageNotice,
+  type ServiceOptions
+} from '../service'
+import { startServiceOnThread, type ThreadService } from '../service/thread'
 import { ensurePrivateDir } from './privateFiles'
 import type { SessionUser } from '../shared/ipc'
 import type { Keychain } from './keychain'
@@ -21,11 +30,10 @@ export const SIGNING_SECRET_ACCOUNT = 'local-workspace:signing-secret'
 /** Lifetime of a Local workspace session token: one is minted at every start. */
 export const LOCAL_TOKEN_TTL_SECONDS = 12 * 60 * 60
 /**
- * Items per page when the app lists from the Local workspace. Its service runs on main's own event
- * loop, and SQLite builds a page's JSON in one statement (~30 µs an agent), so a page is a block of
- * main as well as the parse of it: 10,000 agents in 2,000-item pages held main for 60–95 ms at a
- * time (65 ms at the 99th percentile), in 500-item pages for 24–36 ms (100,000: 47–59 ms, against
- * 81–130 ms), for a list ~15% slower in all. A remote server keeps LIST_PAGE (api/endpoints.ts).
+ * Items per page when the app lists from the Local workspace. When its service ran on main's own
+ * event loop, SQLite's building of a page's JSON (~30 µs an agent) was a block of main as well as
+ * the parse of it: 10,000 agents in 2,000-item pages held main for 60–95 ms at a time, in 500-item
+ * pages 24–36 ms. A remote server keeps LIST_PAGE (api/endpoints.ts).
  */
 export const LOCAL_LIST_PAGE = 500
 
@@ -38,10 +46,12 @@ export function localUserName(): string {
   }
 }
 
-type Running = Awaited<ReturnType<typeof startService>>
+type Running = ThreadService
 
 export interface LocalWorkspaceOptions {
   userDataDir: string
+  /** The service thread's script (built as out/main/serviceThread.cjs; src/service/thread.ts). */
+  serviceThread: string
   scryptCost?: number
   /** Where the signing secret lives. Without one (or when it fails), a secret for this run only. */
   keychain?: Keychain
@@ -97,7 +107,7 @@ export class LocalWorkspace {
       // The service's folder is the user's alone (0700); the service keeps its own files in it.
       const started = this.signingSecret().then(async (sessionSecret) => {
         ensurePrivateDir(this.dataDir)
-        const options: Parameters<typeof startService>[0] = {
+        const options: ServiceOptions = {
           dataDir: this.dataDir,
           port: 0,
           host: '127.0.0.1',
@@ -108,7 +118,18 @@ export class LocalWorkspace {
           backups: {}
         }
         if (this.opts.scryptCost !== undefined) options.scryptCost = this.opts.scryptCost
-        const svc = await startService(options)
+        const svc = await startServiceOnThread(options, this.opts.serviceThread, {
+          onUnexpectedExit: (e) => {
+            this.opts.log?.('The Local workspace service stopped unexpectedly', e)
+            if (this.running !== started) return
+            // Started again at once, on another port (onUrl says which); if that fails, by the
+            // next call that needs it.
+            this.running = null
+            this.ensure().catch((again: unknown) => {
+              this.opts.log?.('The Local workspace service could not start again', again)
+            })
+          }
+        })
         if (svc.damage) this.damage = svc.damage
         this.opts.onUrl(svc.url)
         return svc

@@ -165,7 +165,6 @@ export class SessionManager {
         const { token, user } = await this.deps.local.session()
         if (s.retired) return
         s.token = token
-        s.tokenOrigin = originOf((await this.deps.local.ensure()).url)
         s.localFresh = true
         if (user.id !== s.user.id || user.name !== s.user.name) {
           s.user = { ...s.user, id: user.id, email: user.email, name: user.name, idKnown: true }
@@ -173,6 +172,9 @@ export class SessionManager {
         }
         await this.tokens.save(s.profile.id, token)
       }
+      // The Local workspace issued the token, and takes it wherever it listens now: a service
+      // thread started again (after it stopped) has a new port, and the same signing secret.
+      s.tokenOrigin = originOf((await this.deps.local.ensure()).url)
       s.profile = this.deps.profiles.get(s.profile.id) ?? s.profile
     }
     if (!s.client || s.clientBaseUrl !== s.profile.baseUrl) {

@@ -23,7 +23,7 @@
  * cache) included (in Electron every IPC answer waits that long; goal ≤ 50 ms), the parts of the
  * core path (the list's reading of the parsed body and zod alone, cache putList, API client
  * list), the cache-only read, and with `scale` the list at other sizes. Apart: the longest block
- * during lists from the Local workspace (`main.local.agents.block`), whose service runs in main,
+ * during lists from the Local workspace (`main.local.agents.block`), whose service runs on a thread of its own,
  * and during its start with the backup it makes then (`main.local.start.block`).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -41,6 +41,7 @@ import { gcBetweenRuns } from './collect'
 import { electronCalls, type Call } from './electronCalls'
 import { closeSeedConnections, seedAccount, startBenchService, type SeedResult } from './seed'
 import { median, runAsScript, type BenchRow } from './types'
+import { builtServiceThread } from '../support/serviceThread'
 
 export interface MainBenchOptions {
   /** Agents in the list. Default 10,000. */
@@ -84,6 +85,7 @@ function benchCore(
     keychain,
     mode: 'harness',
     version: '0.0.0-bench',
+    serviceThread: builtServiceThread(),
     openExternal: async () => undefined,
     fetchTimeoutMs: 120_000,
     log: () => {}
@@ -192,8 +194,8 @@ async function measureList(
 }
 
 /**
- * The longest block of main during lists from the Local workspace, whose service runs on main's
- * own event loop (as in the app): a core of its own starts it, `count` agents are seeded through
+ * The longest block of main during lists from the Local workspace, whose service runs on a worker
+ * thread of its own (out/main/serviceThread.cjs, as in the app): a core of its own starts it, `count` agents are seeded through
  * its API, and the first list (cache filled) and `runs` more are watched. Then two more starts of
  * the app on the same folder (a new core each), each until its backup is made: the first copies a
  * changed database, the second an unchanged one (copied and compared in full).
@@ -374,7 +376,7 @@ export async function runMainBench(options: MainBenchOptions = {}): Promise<Benc
     ]
     const localRow = (n: number, l: Awaited<ReturnType<typeof measureLocalBlock>>, id: string): BenchRow => ({
       id,
-      name: `  longest block of main during a list of ${n} from the Local workspace (service in main)`,
+      name: `  longest block of main during a list of ${n} from the Local workspace (service on its thread)`,
       value: l.block.block,
       unit: 'ms',
       goal: 50,

@@ -20,6 +20,7 @@ import { memoryKeychain } from '../../src/main/keychain'
 import { type Profile, readProfile } from './cpuProfile'
 import { electronCalls } from './electronCalls'
 import { closeSeedConnections, seedAccount, startBenchService } from './seed'
+import { builtServiceThread } from '../support/serviceThread'
 
 const args = process.argv.slice(2)
 const overAt = args.indexOf('--over')
@@ -54,6 +55,7 @@ const core = createCore({
   keychain: memoryKeychain(),
   mode: 'harness',
   version: '0.0.0-profile',
+  serviceThread: builtServiceThread(),
   openExternal: async () => undefined,
   fetchTimeoutMs: 300_000,
   log: () => {}

@@ -16,6 +16,7 @@ import { writeSync } from 'node:fs'
 import Database from 'libsql'
 import { createCore } from '../../src/main/core'
 import type { Keychain } from '../../src/main/keychain'
+import { testServiceThread } from './serviceThread'
 
 type FromParent =
   | { t: 'invoke'; rid: number; channel: string; input: unknown }
@@ -72,6 +73,7 @@ const keychain: Keychain = {
 const core = createCore({
   mode: 'harness',
   version: '0.0.0-crash-test',
+  serviceThread: testServiceThread(),
   userDataDir,
   keychain,
   fetchTimeoutMs: 5000,

@@ -19,6 +19,7 @@ import {
 import { createCore, type Core, type CoreOptions } from '../../src/main/core'
 import { memoryKeychain, type Keychain } from '../../src/main/keychain'
 import { startService } from '../../src/service'
+import { testServiceThread } from './serviceThread'
 import { wholeReply } from './wholeReply'
 
 export function tempDir(prefix = 'agent-desk-main-'): string {
@@ -45,6 +46,7 @@ export function testCore(
   const opened: string[] = []
   const core = createCore({
     mode: 'harness',
+    serviceThread: testServiceThread(),
     version: '0.0.0-test',
     fetchTimeoutMs: 3000,
     probeIntervalMs: 200,

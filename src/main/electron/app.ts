@@ -42,6 +42,8 @@ export interface AppPaths {
   preload: string
   /** Built renderer index.html. */
   rendererHtml: string
+  /** The Local workspace service thread's script (out/main/serviceThread.cjs). */
+  serviceThread: string
   /** The renderer dev server in `electron-vite dev` (already checked: see devServerDecision). */
   devServerUrl?: string | undefined
   /** DevTools may open (see devToolsAllowed). */
@@ -216,6 +218,7 @@ export function startApp(paths: AppPaths): void {
       keychain: registeringSecrets(keychain),
       desktop,
       mode: 'electron',
+      serviceThread: paths.serviceThread,
       version: app.getVersion(),
       openExternal: (url) => shell.openExternal(url)
     })

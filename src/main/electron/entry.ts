@@ -25,6 +25,7 @@ if (devServer.warning) console.warn(`[agent-desk] ${devServer.warning}`)
 startApp({
   preload: join(here, '../preload/index.cjs'),
   rendererHtml: join(here, '../renderer/index.html'),
+  serviceThread: join(here, 'serviceThread.cjs'),
   devServerUrl: devServer.url,
   devTools: devToolsAllowed(build, process.env),
   devBuild: build.devBuild

@@ -97,7 +97,11 @@ describe('sign-in that does not answer', () => {
     expect(local.attributes('disabled')).toBeUndefined()
     await local.trigger('click')
     await until(() => gate.held[0]?.closedAt !== null, 'the hung sign-in to be cancelled', 5000)
-    await until(() => w.find('[data-testid="signin-cancel"]').exists() === false, 'the busy state to clear')
+    await until(() => w.find('[data-testid="signin-cancel"]').exists() === false, 'the sign-in to leave')
+    // The workspace opens on its own thread: the button shows its work until it has.
+    const opening = () =>
+      w.find('[data-testid="local-workspace-button"]').classes().includes('n-button--loading')
+    await until(() => !opening(), 'the Local workspace to open')
     const after = await t.call('session.get')
     expect(after.status).toBe('signedIn')
     expect(after.profile?.kind).toBe('local')
