@@ -29,13 +29,6 @@ export const LOCAL_EMAIL = 'local@agent-desk.local'
 export const SIGNING_SECRET_ACCOUNT = 'local-workspace:signing-secret'
 /** Lifetime of a Local workspace session token: one is minted at every start. */
 export const LOCAL_TOKEN_TTL_SECONDS = 12 * 60 * 60
-/**
- * Items per page when the app lists from the Local workspace. When its service ran on main's own
- * event loop, SQLite's building of a page's JSON (~30 µs an agent) was a block of main as well as
- * the parse of it: 10,000 agents in 2,000-item pages held main for 60–95 ms at a time, in 500-item
- * pages 24–36 ms. A remote server keeps LIST_PAGE (api/endpoints.ts).
- */
-export const LOCAL_LIST_PAGE = 500
 
 export function localUserName(): string {
   try {

@@ -12,7 +12,7 @@ import type { Connectivity, Profile, SessionState, SessionUser } from '../shared
 import type { EventBus } from './events'
 import type { Keychain } from './keychain'
 import type { ProfileRegistry, StoredUser } from './profiles'
-import { LOCAL_LIST_PAGE, type LocalWorkspace } from './localWorkspace'
+import type { LocalWorkspace } from './localWorkspace'
 import type { Lease } from './resources/kit'
 import { ActiveSession } from './activeSession'
 import { throwIfCancelled } from './callContext'
@@ -183,7 +183,6 @@ export class SessionManager {
         baseUrl: s.profile.baseUrl,
         ...this.credentials(gen, s.profile.id),
         timeoutMs: this.deps.fetchTimeoutMs,
-        ...(s.profile.kind === 'local' ? { listPageSize: LOCAL_LIST_PAGE } : {}),
         ...(this.deps.writeTimeoutMs ? { writeTimeoutMs: this.deps.writeTimeoutMs } : {}),
         ...(this.deps.onRequest ? { onRequest: this.deps.onRequest } : {}),
         onUnauthorized: () => {

@@ -129,6 +129,8 @@ describe('electron-builder config: native modules', () => {
 
   it('does not unpack the app itself', () => {
     expect(unpacked('out/main/index.js')).toBe(false)
+    // The Local workspace's service thread: Electron reads a worker's CommonJS from app.asar.
+    expect(unpacked('out/main/serviceThread.cjs')).toBe(false)
     expect(unpacked('node_modules/zod/index.js')).toBe(false)
   })
 

@@ -57,6 +57,8 @@ export function acceptedWithoutAnswer(what: string): AppError {
  * JSON.parse, the token search, the digest) is the largest piece of main's work in a list: 15–38 ms
  * for 2,000 agents, and with a planning step in the same turn of the loop 40–60 ms; 1,000-item
  * pages halve it, the whole list no slower. At most the local service's largest `take` (10,000).
+ * The Local workspace too: its service, on a thread of its own, makes the next page meanwhile (it
+ * had 500-item pages while it ran on main, whose SQLite's making of a page was main's block too).
  */
 export const LIST_PAGING = 'lists.paging'
 export const LIST_PAGE = 1_000
