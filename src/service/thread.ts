@@ -96,6 +96,8 @@ export function startServiceOnThread(
           return
         case 'failed':
           rejectStart(revive(m.error))
+          // Whatever the failed start left open, the thread ends with it.
+          void worker.terminate()
           return
         case 'answer':
         case 'refused': {
@@ -114,7 +116,7 @@ export function startServiceOnThread(
     let crash: Error | null = null
     worker.on('error', (e) => (crash = e))
     worker.once('exit', (code) => {
-      const error = crash ?? new Error(`The Local workspace service stopped (exit code ${code})`)
+      const error = crash ?? new Error(`The service's thread stopped (exit code ${code})`)
       gone = error
       for (const p of pending.values()) p.reject(error)
       pending.clear()
