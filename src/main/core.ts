@@ -188,6 +188,13 @@ export function createCore(opts: CoreOptions): Core {
     ...(opts.replayBackoff ? { backoff: opts.replayBackoff } : {})
   })
 
+  // A Local workspace session resumes at start: its service thread (~150–200 ms to listen) starts
+  // now, while the window loads, not at the window's first call.
+  void session
+    .init()
+    .then(() => (session.current()?.profile.kind === 'local' ? local.ensure() : undefined))
+    .catch((e: unknown) => log('The Local workspace could not start', e))
+
   const info = { version: opts.version, platform: process.platform, mode: opts.mode }
   const desktop = opts.desktop ?? createDesktop({ userDataDir: opts.userDataDir, version: opts.version, log })
   const stopDesktopEvents = desktop.onChange((state) => emit('settings.changed', state))

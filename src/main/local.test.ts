@@ -1,6 +1,8 @@
 /** The Local workspace: the embedded service on a thread of its own, surviving an app restart and its thread's end. */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel'
 import type { ClientRequest } from 'node:http'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { testCore, tempDir, waitFor, type TestCore } from '../../test/support/mainCore'
 import { stoppableServiceThread, stopServiceThreads } from '../../test/support/serviceThread'
@@ -149,5 +151,21 @@ describe('Local workspace', () => {
     expect((await t.call('session.get')).status).toBe('signedIn')
     const list = await t.call('agents.list')
     expect(list.data.map((a) => a.name).sort()).toEqual(['After', 'Kept'])
+  })
+
+  it('starts its service with the app when the app resumes a Local workspace session, before any call', async () => {
+    const dir = tempDir()
+    const first = testCore({ userDataDir: dir })
+    await first.call('session.startLocal')
+    await first.core.dispose()
+    const localUrl = () =>
+      (JSON.parse(readFileSync(join(dir, 'profiles.json'), 'utf8')) as { localBaseUrl?: string }).localBaseUrl
+    const before = localUrl()
+    expect(before).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+
+    // A new run of the app on the same folder: nothing is called, the service starts (a new port).
+    cores.push(testCore({ userDataDir: dir, keychain: first.keychain }))
+    await waitFor(() => localUrl() !== before)
+    expect((await fetch(`${localUrl() ?? ''}/api/v1/agents`)).status).toBe(401)
   })
 })
