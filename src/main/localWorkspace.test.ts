@@ -11,8 +11,13 @@ import { Worker } from 'node:worker_threads'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startService } from '../service'
 import { createKeychain, type Keychain } from './keychain'
-import { LOCAL_TOKEN_TTL_SECONDS, LocalWorkspace, SIGNING_SECRET_ACCOUNT } from './localWorkspace'
-import { tempDir, testCore } from '../../test/support/mainCore'
+import {
+  LOCAL_TOKEN_TTL_SECONDS,
+  LocalWorkspace,
+  RESTARTS_AT_ONCE,
+  SIGNING_SECRET_ACCOUNT
+} from './localWorkspace'
+import { tempDir, testCore, waitFor } from '../../test/support/mainCore'
 import { testServiceThread } from '../../test/support/serviceThread'
 
 const cleanups: (() => Promise<void> | void)[] = []
@@ -161,6 +166,27 @@ describe('Local workspace service thread', () => {
     expect(urls).toEqual([first.url, second.url])
     const r = await fetch(`${second.url}/api/v1/agents`, { headers: { authorization: `Bearer ${token}` } })
     expect(r.status).toBe(200)
+  })
+
+  it('is not started again at once when it keeps stopping: the next call starts it', async () => {
+    const urls: string[] = []
+    const lw = workspace(await keychain(), tempDir(), {
+      onUrl: (url) => urls.push(url),
+      log: () => undefined
+    })
+    let svc = await lw.ensure()
+    for (let i = 0; i < RESTARTS_AT_ONCE; i++) {
+      await svc.worker.terminate()
+      await waitFor(() => urls.length === i + 2)
+      svc = await lw.ensure()
+    }
+    await svc.worker.terminate()
+    await new Promise((r) => setTimeout(r, 500))
+    expect(urls).toHaveLength(RESTARTS_AT_ONCE + 1)
+    expect(lw.isRunning()).toBe(false)
+    const again = await lw.ensure()
+    expect(urls).toEqual([...urls.slice(0, RESTARTS_AT_ONCE + 1), again.url])
+    expect((await fetch(`${again.url}/api/v1/agents`)).status).toBe(401)
   })
 
   it("refuses to start with the service's own error, and a later call tries again", async () => {

@@ -2,7 +2,7 @@
  * The Local workspace: the embedded service, started on a worker thread of its own (so its SQLite
  * and JSON work never blocks main's IPC answers) on 127.0.0.1 with a free port and its data in
  * `<userData>/local-workspace`. Started on demand, re-used while it runs, stopped on dispose; a
- * thread that stops on its own is started again at once.
+ * thread that stops on its own is started again at once (or, if it keeps stopping, by the next call).
  *
  * Hardening (issue 12): its sessions are minted in-process and live 12 hours (HTTP sign-in and
  * sign-up are off); the signing secret is kept in the OS keychain, never in service.db; service.db
@@ -60,8 +60,14 @@ export interface LocalBackups {
   damage: DamageNotice | null
 }
 
+/** A thread that stops on its own is started again at once at most this often in RESTART_WINDOW_MS. */
+export const RESTARTS_AT_ONCE = 3
+const RESTART_WINDOW_MS = 60_000
+
 export class LocalWorkspace {
   private running: Promise<Running> | null = null
+  /** When the thread last stopped on its own (within RESTART_WINDOW_MS). */
+  private stops: number[] = []
   private closed = false
   private secret: Promise<string> | null = null
   private damage: DamageNotice | null = null
@@ -115,9 +121,12 @@ export class LocalWorkspace {
           onUnexpectedExit: (e) => {
             this.opts.log?.('The Local workspace service stopped unexpectedly', e)
             if (this.running !== started) return
-            // Started again at once, on another port (onUrl says which); if that fails, by the
-            // next call that needs it.
             this.running = null
+            // Started again at once, on another port (onUrl says which), unless it keeps stopping:
+            // then (and if starting fails) by the next call that needs it.
+            const now = Date.now()
+            this.stops = [...this.stops.filter((t) => now - t < RESTART_WINDOW_MS), now]
+            if (this.stops.length > RESTARTS_AT_ONCE) return
             this.ensure().catch((again: unknown) => {
               this.opts.log?.('The Local workspace service could not start again', again)
             })
