@@ -39,8 +39,6 @@ export function localUserName(): string {
   }
 }
 
-type Running = ThreadService
-
 export interface LocalWorkspaceOptions {
   userDataDir: string
   /** The service thread's script (built as out/main/serviceThread.cjs; src/service/thread.ts). */
@@ -65,7 +63,7 @@ export const RESTARTS_AT_ONCE = 3
 const RESTART_WINDOW_MS = 60_000
 
 export class LocalWorkspace {
-  private running: Promise<Running> | null = null
+  private running: Promise<ThreadService> | null = null
   /** When the thread last stopped on its own (within RESTART_WINDOW_MS). */
   private stops: number[] = []
   private closed = false
@@ -100,7 +98,7 @@ export class LocalWorkspace {
   }
 
   /** Starts the service once; later calls get the same one. */
-  ensure(): Promise<Running> {
+  ensure(): Promise<ThreadService> {
     if (this.closed) return Promise.reject(new Error('Agent Desk is shutting down'))
     if (!this.running) {
       // The service's folder is the user's alone (0700); the service keeps its own files in it.
