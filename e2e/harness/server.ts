@@ -21,6 +21,7 @@ import { createKeychain, TEST_KEYCHAIN_SERVICE } from '../../src/main/keychain'
 import { isInside } from '../../src/main/security'
 import type { EventName, IpcEvents } from '../../src/shared/ipc'
 import { MAX_TRANSFER_BYTES } from '../../src/shared/transfer'
+import { builtServiceThread } from '../../test/support/serviceThread'
 
 export const SECRET_HEADER = 'x-agent-desk-harness'
 /** The largest bridge request body kept (beyond: 413, the rest dropped unread): an import file's text, JSON-escaped. */
@@ -68,10 +69,7 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
   if (!existsSync(join(rendererDir, 'index.html'))) {
     throw new Error(`No built renderer at ${rendererDir}: run "npm run build" first.`)
   }
-  const serviceThread = resolve(opts.serviceThread ?? join(process.cwd(), 'out/main/serviceThread.cjs'))
-  if (!existsSync(serviceThread)) {
-    throw new Error(`No built service thread at ${serviceThread}: run "npm run build" first.`)
-  }
+  const serviceThread = opts.serviceThread ?? builtServiceThread()
   const secret = randomBytes(24).toString('base64url')
   const keychain = await createKeychain(opts.keychainService ?? TEST_KEYCHAIN_SERVICE)
   const makeCore = () =>

@@ -1,7 +1,7 @@
 /**
  * The service on a worker thread of its own (the app's Local workspace): its HTTP server, SQLite and
- * JSON building run there, so a 500-item page (~20 ms of SQLite) never shares a turn of the caller's
- * event loop (in the app, Electron's main process, which answers every IPC call) with the parse and
+ * JSON building run there, so its making of a page (~20 ms of SQLite per 500 agents) never shares a
+ * turn of the caller's event loop (in the app, Electron's main process, which answers every IPC call) with the parse and
  * planning of the page before it. Clients speak HTTP to it as to any server; the few in-process
  * operations of RunningService (localSession, backups, close) are messages.
  *
