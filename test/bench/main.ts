@@ -36,7 +36,7 @@ import { createCore } from '../../src/main/core'
 import { memoryKeychain, type Keychain } from '../../src/main/keychain'
 import { openOfflineStore } from '../../src/main/offline/index'
 import type { AnswerPiece } from '../../src/shared/ipc'
-import { type Blocked, longestBlock, worse } from './blocks'
+import { type Blocked, blockNote, longestBlock, worse } from './blocks'
 import { gcBetweenRuns } from './collect'
 import { electronCalls, type Call } from './electronCalls'
 import { closeSeedConnections, seedAccount, startBenchService, type SeedResult } from './seed'
@@ -59,9 +59,6 @@ async function time<T>(fn: () => Promise<T> | T): Promise<[number, T]> {
   const v = await fn()
   return [performance.now() - t0, v]
 }
-
-/** A block figure's note: the longest collection meanwhile (at most the collector's share of it). */
-const collector = (b: Blocked) => `longest collection meanwhile ${b.gc.toFixed(0)} ms`
 
 interface BenchCore {
   /** As the page calls in Electron (electronCalls.ts): replies serialised, a long list in pieces. */
@@ -356,14 +353,14 @@ export async function runMainBench(options: MainBenchOptions = {}): Promise<Benc
         name: '  longest block of the main event loop during a list (the first or a later one)',
         value: m.block.block,
         unit: 'ms',
-        note: `goal ≤ 50 ms; ${collector(m.block)}`
+        note: `goal ≤ 50 ms; ${blockNote(m.block)}`
       },
       { name: '  first list of the session (empty cache)', value: m.first, unit: 'ms' },
       {
         name: '  longest block during the first list',
         value: m.firstBlock.block,
         unit: 'ms',
-        note: collector(m.firstBlock)
+        note: blockNote(m.firstBlock)
       },
       {
         name: '  first read again (every item compared)',
@@ -393,7 +390,7 @@ export async function runMainBench(options: MainBenchOptions = {}): Promise<Benc
       value: l.block.block,
       unit: 'ms',
       goal: 50,
-      note: `first list (cache filled): ${l.firstBlock.block.toFixed(0)} ms; lists ${l.ms.map((x) => x.toFixed(0)).join('/')} ms; ${collector(l.block)}`
+      note: `first list (cache filled): ${l.firstBlock.block.toFixed(0)} ms; lists ${l.ms.map((x) => x.toFixed(0)).join('/')} ms; ${blockNote(l.block)}`
     })
     const startRow = (n: number, l: Awaited<ReturnType<typeof measureLocalBlock>>, id: string): BenchRow => ({
       id,
@@ -401,7 +398,7 @@ export async function runMainBench(options: MainBenchOptions = {}): Promise<Benc
       value: Math.max(...l.startBlocks.map((b) => b.block)),
       unit: 'ms',
       goal: 50,
-      note: `changed / unchanged database: ${l.startBlocks.map((b) => b.block.toFixed(0)).join(' / ')} ms; start to backup made ${l.startMs.map((x) => x.toFixed(0)).join(' / ')} ms; ${collector(l.startBlocks.reduce(worse))}`
+      note: `changed / unchanged database: ${l.startBlocks.map((b) => b.block.toFixed(0)).join(' / ')} ms; start to backup made ${l.startMs.map((x) => x.toFixed(0)).join(' / ')} ms; ${blockNote(l.startBlocks.reduce(worse))}`
     })
     const local = await measureLocalBlock(count, Math.min(runs, 3))
     rows.push(
@@ -429,7 +426,7 @@ export async function runMainBench(options: MainBenchOptions = {}): Promise<Benc
           value: s.block.block,
           unit: 'ms',
           goal: 50,
-          note: `first list (cache filled): ${s.firstBlock.block.toFixed(0)} ms; ${collector(s.block)}`
+          note: `first list (cache filled): ${s.firstBlock.block.toFixed(0)} ms; ${blockNote(s.block)}`
         }
       )
       const l = n === count ? local : await measureLocalBlock(n, n >= 100_000 ? 2 : 3)
