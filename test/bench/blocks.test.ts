@@ -44,7 +44,7 @@ describe('longestBlock', () => {
     expect(worse(a, b)).toEqual({ block: 40, gc: 20, gap: a.gap })
     expect(worse(b, { block: 1, gc: 0 })).toEqual(b)
     expect(blockNote(a)).toBe(
-      'longest collection meanwhile 5 ms; longest gap 41 ms: main on a CPU 10 ms, waiting for one 30 ms'
+      'longest collection meanwhile 5 ms; longest gap 41 ms: main on a CPU 10 ms, waiting for one 30 ms, neither 1 ms'
     )
     expect(blockNote({ block: 3, gc: 0 })).toBe('longest collection meanwhile 0 ms')
   })

@@ -4,8 +4,9 @@
  * (a pause within a block is at most that block's share), run by run. On Linux also how the
  * longest gap between two ticks of a 1 ms timer was spent (/proc/thread-self/schedstat): on a
  * CPU, or runnable and waiting for one (these machines have two cores, shared with the service's
- * process or thread and the collector's threads). A gap whose time was mostly waiting is the
- * machine's, not main's work.
+ * process or thread and the collector's threads), or neither: asleep in a system call (a file
+ * write meeting the disk's queue, a wait for the collector's helpers) or stopped by the virtual
+ * machine's host. A gap whose time was mostly not on a CPU is the machine's, not main's work.
  */
 import { readFileSync } from 'node:fs'
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks'
@@ -103,5 +104,6 @@ export function blockNote(b: Blocked): string {
   const gc = `longest collection meanwhile ${b.gc.toFixed(0)} ms`
   if (!b.gap) return gc
   const { ms, ran, waited } = b.gap
-  return `${gc}; longest gap ${ms.toFixed(0)} ms: main on a CPU ${ran.toFixed(0)} ms, waiting for one ${waited.toFixed(0)} ms`
+  const asleep = Math.max(0, ms - ran - waited)
+  return `${gc}; longest gap ${ms.toFixed(0)} ms: main on a CPU ${ran.toFixed(0)} ms, waiting for one ${waited.toFixed(0)} ms, neither ${asleep.toFixed(0)} ms`
 }
