@@ -7,6 +7,7 @@ import { type JsonRecord, checkItem, mergeItem, replaceString, scrub } from './m
 import { openListWriter } from './listWriter'
 import { cacheStatements, type CacheStatements } from './cacheStatements'
 import { AnswerMemory, type AnswerSharing } from './answers'
+import { WriteCheckpoints } from './checkpoints'
 import * as memberships from './memberships'
 import {
   RESOURCES,
@@ -27,6 +28,12 @@ export class SqliteCacheStore implements CacheStore {
   private readonly s: CacheStatements
   private readonly memory: AnswerMemory
 
+  /** Whether the database is the file (not a stand-in in memory): its long writes checkpoint on a thread. */
+  private readonly onDisk: boolean
+  /** Checkpoints made on a thread during long writes (checkpoints.ts). */
+  threadCheckpoints = 0
+  private readonly onCheckpoint = () => void this.threadCheckpoints++
+
   /** `share`: how it shares what it remembers of answers (answers.ts). */
   constructor(
     private readonly db: Db,
@@ -35,6 +42,7 @@ export class SqliteCacheStore implements CacheStore {
   ) {
     this.s = cacheStatements(db)
     this.memory = AnswerMemory.join(file, share)
+    this.onDisk = share !== 'none'
   }
 
   /** When the store closes. */
@@ -133,7 +141,10 @@ export class SqliteCacheStore implements CacheStore {
       syncedAt,
       merged: (item, row) => this.merged(resource, item, row),
       upsert: (item) => this.upsert(resource, item, syncedAt),
-      guarded: (fallback, fn) => this.write(fallback, fn)
+      guarded: (fallback, fn) => this.write(fallback, fn),
+      ...(this.onDisk
+        ? { checkpoints: () => new WriteCheckpoints(this.db, this.file, this.onCheckpoint) }
+        : {})
     })
   }
 

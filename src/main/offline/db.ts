@@ -6,6 +6,7 @@ import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import Database from 'libsql'
 import { ensurePrivateDir, preparePrivateDb, PRIVATE_FILE_MODE } from '../privateFiles'
+import { WAL_AUTOCHECKPOINT, WAL_CAP_BYTES } from './checkpoints'
 
 export type Db = InstanceType<typeof Database>
 
@@ -128,8 +129,10 @@ function applyPragmas(db: Db): void {
   // The log is copied back into the file (a checkpoint) in the commit that takes it past this many
   // pages, and that commit holds main meanwhile: with SQLite's 1,000 pages (~4 MB), the steps of a
   // long list's write (listWrite.ts) that checkpointed took ~50 ms against ~20 ms for the others;
-  // with 250 pages, none took more than ~26 ms.
-  db.exec('PRAGMA wal_autocheckpoint = 250')
+  // with 250 pages, none took more than ~26 ms. A long write checkpoints on a thread (checkpoints.ts).
+  db.exec(`PRAGMA wal_autocheckpoint = ${WAL_AUTOCHECKPOINT}`)
+  // A log grown by a long write is cut back to this when it starts afresh.
+  db.exec(`PRAGMA journal_size_limit = ${WAL_CAP_BYTES}`)
   db.exec('PRAGMA busy_timeout = 3000')
   // Deleted rows (sign-out with "clear cache", removed items) are overwritten, not left in free pages.
   db.exec('PRAGMA secure_delete = ON')

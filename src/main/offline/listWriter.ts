@@ -8,6 +8,7 @@
  * nothing stored.
  */
 import type { AnswerMemory } from './answers'
+import type { WriteCheckpoints } from './checkpoints'
 import type { CacheStatements } from './cacheStatements'
 import type { Db } from './db'
 import { ListPlan, type ListStepsResult } from './listWrite'
@@ -34,6 +35,8 @@ export interface ListWriterDeps {
   upsert(item: JsonRecord & { id: string }): JsonRecord
   /** `fn`, or `fallback()` when the file turned out damaged (marked to be rebuilt). */
   guarded<R>(fallback: () => R, fn: () => R): R
+  /** The checkpoints of a write in steps (checkpoints.ts); none for a database in memory. */
+  checkpoints?: () => WriteCheckpoints
 }
 
 export function openListWriter(d: ListWriterDeps): ListWriter {
@@ -110,12 +113,18 @@ export function openListWriter(d: ListWriterDeps): ListWriter {
     )
   /** Runs every step, the event loop free before each; what it returns, or DAMAGED. */
   const inSteps = async <R>(run: Generator<void, R>, writes: boolean): Promise<R | typeof DAMAGED> => {
-    for (;;) {
-      // Each step in a turn of its own: none runs on from the caller's work (a page's parse).
-      await nextTurn()
-      const r = step(run, writes)
-      if (r === null) return DAMAGED
-      if (r.done) return r.value
+    const checkpoints = writes ? d.checkpoints?.() : undefined
+    try {
+      for (;;) {
+        // Each step in a turn of its own: none runs on from the caller's work (a page's parse).
+        await nextTurn()
+        const r = step(run, writes)
+        if (r === null) return DAMAGED
+        if (r.done) return r.value
+        await checkpoints?.step()
+      }
+    } finally {
+      await checkpoints?.finish()
     }
   }
   return {
