@@ -7,8 +7,9 @@
  * checkpointed on main: 10–14 ms each, ~215 ms of main's ~1.1–1.5 s in a first list of 10,000
  * agents, and a sync to disk that waits as long as the disk's queue does. From its CHECKPOINT_FROM_STEP-th
  * step a write hands that to a worker thread with a connection of its own, which checkpoints
- * (PASSIVE: it waits for no one and no one waits for it) while main goes on writing; main's
- * commits then only append to the log. At the write's end the thread makes one last pass and
+ * (PASSIVE: it waits for no one and holds no one up) while main goes on writing; main's commits
+ * then only append to the log, and once it passes WAL_CAP_BYTES the write waits, its event loop
+ * free, for the thread to copy all of it (so the log starts afresh). At the end the thread makes one last pass and
  * closes, and main's connection checkpoints in its commits again: a short write, an edit, the
  * outbox are as before, and no thread outlives a write (a store closes only when none runs).
  */
@@ -115,7 +116,11 @@ export class WriteCheckpoints {
     this.worker.postMessage('close')
     await this.exited
     this.worker = null
-    this.db.exec(`PRAGMA wal_autocheckpoint = ${WAL_AUTOCHECKPOINT}`)
+    try {
+      this.db.exec(`PRAGMA wal_autocheckpoint = ${WAL_AUTOCHECKPOINT}`)
+    } catch {
+      // a damaged file: the next open rebuilds it (and sets the pragma)
+    }
   }
 
   private start(): void {
