@@ -16,7 +16,6 @@
 import { statSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'
-import type { Db } from './db'
 
 /** Main's connection checkpoints in the commit that takes the log past this many pages (db.ts). */
 export const WAL_AUTOCHECKPOINT = 250
@@ -55,6 +54,11 @@ parentPort.on('message', (m) => {
 
 type Answer = { ok: true; value: unknown } | { ok: false; message: string }
 
+/** What it needs of main's connection (db.ts's Db; db.ts reads this module's constants). */
+interface Connection {
+  exec(sql: string): unknown
+}
+
 /** The checkpoints of one write (a writer's steps): `step` after each, `finish` at its end. */
 export class WriteCheckpoints {
   private steps = 0
@@ -64,7 +68,7 @@ export class WriteCheckpoints {
   private failed = false
 
   constructor(
-    private readonly db: Db,
+    private readonly db: Connection,
     private readonly file: string,
     /** Told each checkpoint the thread made (tests, profiling). */
     private readonly onCheckpoint?: () => void
