@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import Database from 'libsql'
 import { type TempStores, tempStores } from '../../../test/support/offlineStores'
 import type { SqliteCacheStore } from './cache'
-import { CHECKPOINT_FROM_STEP } from './checkpoints'
+import { join } from 'node:path'
+import { CHECKPOINT_FROM_STEP, WAL_AUTOCHECKPOINT, WriteCheckpoints } from './checkpoints'
 import { WRITE_STEP } from './listWrite'
 
 let t: TempStores
@@ -79,5 +80,23 @@ describe('a long write checkpoints on a thread', () => {
       reader.close()
     }
     expect(cache.getList('agents', '')?.value).toHaveLength(WRITE_STEP * 12)
+  })
+
+  it('a thread that fails leaves main checkpointing in its commits again at once, and the write goes on', async () => {
+    const db = new Database(join(t.dir, 'main.sqlite'))
+    try {
+      db.exec('PRAGMA journal_mode = WAL')
+      const autocheckpoint = () => (db.prepare('PRAGMA wal_autocheckpoint').raw(true).get() as number[])[0]
+      // The thread is given a file that is not there: it fails as it starts.
+      const checkpoints = new WriteCheckpoints(db, join(t.dir, 'missing.sqlite'))
+      for (let i = 1; i < CHECKPOINT_FROM_STEP; i++) expect(checkpoints.step()).toBeUndefined()
+      await checkpoints.step()
+      await expect.poll(autocheckpoint).toBe(WAL_AUTOCHECKPOINT)
+      expect(checkpoints.step()).toBeUndefined()
+      await expect(checkpoints.finish()).resolves.toBeUndefined()
+      expect(autocheckpoint()).toBe(WAL_AUTOCHECKPOINT)
+    } finally {
+      db.close()
+    }
   })
 })

@@ -120,6 +120,11 @@ export class WriteCheckpoints {
     this.worker.postMessage('close')
     await this.exited
     this.worker = null
+    this.mainCheckpoints()
+  }
+
+  /** Main's connection checkpoints in its commits again (the write's end, or the thread failed). */
+  private mainCheckpoints(): void {
     try {
       this.db.exec(`PRAGMA wal_autocheckpoint = ${WAL_AUTOCHECKPOINT}`)
     } catch {
@@ -127,10 +132,17 @@ export class WriteCheckpoints {
     }
   }
 
+  /** The thread failed: no more checkpoints on it, main's commits make them for the rest of the write. */
+  private fail(): void {
+    if (this.failed) return
+    this.failed = true
+    this.mainCheckpoints()
+  }
+
   private start(): void {
     const worker = new Worker(THREAD, { eval: true, workerData: { driver: DRIVER, file: this.file } })
     this.exited = new Promise((resolve) => worker.once('exit', () => resolve()))
-    worker.on('error', () => (this.failed = true))
+    worker.on('error', () => this.fail())
     this.worker = worker
     this.db.exec('PRAGMA wal_autocheckpoint = 0')
   }
@@ -144,7 +156,7 @@ export class WriteCheckpoints {
         worker.off('message', done)
         worker.off('exit', gone)
         if (a?.ok) this.onCheckpoint?.()
-        else this.failed = true
+        else this.fail()
         resolve()
       }
       const gone = () => done(null)
