@@ -37,6 +37,12 @@ const { parentPort, workerData } = require('node:worker_threads')
 const fs = require('node:fs')
 if (!fs.existsSync(workerData.file)) throw new Error('there is no database at ' + workerData.file)
 const Database = require(workerData.driver)
+// Housekeeping: where the system lets a thread have its own priority (Linux), this one yields the
+// CPU to main and the service's thread (on two cores it took main's turn: blocks of 94 ms, 64 of it waiting).
+try {
+  const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop())
+  if (tid > 0) require('node:os').setPriority(tid, 10)
+} catch {}
 const db = new Database(workerData.file)
 parentPort.on('message', (m) => {
   if (m === 'close') {
