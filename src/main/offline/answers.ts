@@ -5,8 +5,33 @@
  * memory only (after a restart the first list is compared item by item again), and shared by the
  * stores open on one file (a session ending while a read of it is on its way can meet the next
  * one there): a write through any of them forgets, and counts.
+ *
+ * Within STORED_TEXTS, also what the cache answered then (each item's row as text, and where each
+ * page's members end): the same answer again, with nothing committed to the file since by any
+ * connection (SQLite's data_version), is answered with those texts, no row read again (~4 ms of
+ * main's time in each read of a 1,000-item list).
  */
 import type { Resource } from './types'
+
+/** Characters of remembered texts a memory keeps at most (~16 MB: the longer lists read their rows). */
+export const STORED_TEXTS = 16_000_000
+
+/** What the cache answered for a list, remembered with its answer's digests. */
+export interface StoredAnswer {
+  /** Each item's row as text, in the list's order. */
+  texts: readonly string[]
+  /** Per page: the items up to its end, and the position of its last member. */
+  pages: readonly { end: number; last: unknown }[]
+  /** The connection it was written through, and that connection's data_version then. */
+  connection: object
+  version: number
+}
+
+/** A remembered answer: its pages' digests, and what was answered, when kept. */
+export interface Remembered {
+  digests: readonly string[]
+  stored?: StoredAnswer
+}
 
 const byFile = new Map<string, AnswerMemory>()
 const keyOf = (resource: Resource, scope: string): string => `${resource}\0${scope}`
@@ -19,7 +44,8 @@ const keyOf = (resource: Resource, scope: string): string => `${resource}\0${sco
 export type AnswerSharing = 'file' | 'new file' | 'none'
 
 export class AnswerMemory {
-  private readonly answers = new Map<string, string>()
+  /** Each list's answer, and the characters of its kept texts. */
+  private readonly answers = new Map<string, Remembered & { size: number }>()
   private open = 0
   /** Writes to any resource through the stores sharing this memory. */
   writes = 0
@@ -39,13 +65,36 @@ export class AnswerMemory {
     if (--this.open === 0 && this.file !== null && byFile.get(this.file) === this) byFile.delete(this.file)
   }
 
-  get(resource: Resource, scope: string): string | undefined {
+  get(resource: Resource, scope: string): Remembered | undefined {
     return this.answers.get(keyOf(resource, scope))
   }
 
-  /** Remembers `answer` for the list, unless anything was written since `writesBefore`. */
-  remember(resource: Resource, scope: string, answer: string, writesBefore: number): void {
-    if (this.writes === writesBefore) this.answers.set(keyOf(resource, scope), answer)
+  /**
+   * Remembers the answer (`digests`, and what was answered) for the list, unless anything was
+   * written since `writesBefore`. Its texts are kept within STORED_TEXTS, the longest-kept lists'
+   * let go first (their digests stay).
+   */
+  remember(
+    resource: Resource,
+    scope: string,
+    digests: readonly string[],
+    writesBefore: number,
+    stored?: StoredAnswer
+  ): void {
+    if (this.writes !== writesBefore) return
+    const key = keyOf(resource, scope)
+    this.answers.delete(key)
+    const size = stored ? textSize(stored) : 0
+    if (!stored || size > STORED_TEXTS) return void this.answers.set(key, { digests, size: 0 })
+    let kept = size
+    for (const r of this.answers.values()) kept += r.size
+    for (const r of this.answers.values()) {
+      if (kept <= STORED_TEXTS) break
+      kept -= r.size
+      r.size = 0
+      delete r.stored
+    }
+    this.answers.set(key, { digests, stored, size })
   }
 
   forgetList(resource: Resource, scope: string): void {
@@ -59,4 +108,10 @@ export class AnswerMemory {
     for (const key of [...this.answers.keys()])
       if (resource === undefined || key.startsWith(keyOf(resource, ''))) this.answers.delete(key)
   }
+}
+
+function textSize(stored: StoredAnswer): number {
+  let n = 0
+  for (const t of stored.texts) n += t.length
+  return n
 }

@@ -33,6 +33,8 @@ export class SqliteCacheStore implements CacheStore {
   /** Checkpoints made on a thread during long writes (checkpoints.ts). */
   threadCheckpoints = 0
   private readonly onCheckpoint = () => void this.threadCheckpoints++
+  /** Pages of lists answered as they were answered last, no row read (answers.ts). */
+  pagesRemembered = 0
 
   /** `share`: how it shares what it remembers of answers (answers.ts). */
   constructor(
@@ -142,6 +144,7 @@ export class SqliteCacheStore implements CacheStore {
       merged: (item, row) => this.merged(resource, item, row),
       upsert: (item) => this.upsert(resource, item, syncedAt),
       guarded: (fallback, fn) => this.write(fallback, fn),
+      onRemembered: () => void this.pagesRemembered++,
       ...(this.onDisk
         ? { checkpoints: () => new WriteCheckpoints(this.db, this.file, this.onCheckpoint) }
         : {})

@@ -17,6 +17,8 @@ export const ORPHAN_KEYS_SQL = `WITH RECURSIVE k(scope) AS (
 export function cacheStatements(db: Db) {
   return {
     itemJson: db.prepare('SELECT json, synced_at FROM items WHERE resource = ? AND id = ?').raw(true),
+    // Changes when another connection commits to the file (not for this one's own commits).
+    dataVersion: db.prepare('PRAGMA data_version').raw(true),
     itemsJson: db
       .prepare(
         'SELECT json, synced_at, id FROM items WHERE resource = ? AND id IN (SELECT value FROM json_each(?))'

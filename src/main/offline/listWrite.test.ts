@@ -278,6 +278,50 @@ describe('a list written as its pages come (listWriter)', () => {
     expect(cache.getList('agents', 'all')?.value).toEqual(list.values())
   })
 
+  it('answers the same answer again as it answered it last, no row read, until another connection commits to the file', async () => {
+    const { cache } = t.open()
+    const store = cache as SqliteCacheStore
+    const read = async (digests: string[], pages: ReturnType<typeof page>[]) => {
+      const writer = cache.listWriter('agents', 'all', T2)
+      for (let i = 0; i < pages.length; i++)
+        await writer.add(pages[i] as unknown[], { digest: digests[i], exact: () => true })
+      return writer.finish()
+    }
+    const pages = [page(0, 300), page(300, 300)]
+    await read(['d1', 'd2'], pages) // new rows
+    const compared = await read(['d1', 'd2'], pages) // compared, found stored: remembered
+    expect(store.pagesRemembered).toBe(0)
+    const again = await read(['d1', 'd2'], pages)
+    expect(store.pagesRemembered).toBe(2)
+    expect(again.texts).toEqual(compared.texts)
+    expect(cache.getList('agents', 'all')?.value).toEqual([...pages[0]!, ...pages[1]!])
+    // Still remembered: the membership was neither staged again nor left to collect.
+    expect(unlisted()).toBe(0)
+    await read(['d1', 'd2'], pages)
+    expect(store.pagesRemembered).toBe(4)
+
+    // Another connection commits (a row edited behind the store's back): the rows are read again.
+    sql('SELECT 1')
+    raw?.exec(`UPDATE items SET json = '{"id":"a1","name":"edited"}' WHERE id = 'a1'`)
+    const edited = await read(['d1', 'd2'], pages)
+    expect(store.pagesRemembered).toBe(4)
+    expect(edited.values()[1]).toEqual({ id: 'a1', name: 'edited' })
+
+    // (Answered with the rows as stored, that answer is remembered again.) The first page as
+    // remembered, the second changed (an item renamed): the list is whole, and its membership is
+    // compared from where the remembered page ends.
+    const renamed = page(300, 300).map((a) => (a.id === 'a400' ? { ...a, name: 'renamed' } : a))
+    const key = () => raw?.prepare(`SELECT members FROM lists WHERE scope = 'all'`).raw(true).get()
+    const before = key()
+    const mixed = await read(['d1', 'd2-renamed'], [page(0, 300), renamed])
+    expect(store.pagesRemembered).toBe(5)
+    const whole = [...page(0, 300).map((a) => (a.id === 'a1' ? { ...a, name: 'edited' } : a)), ...renamed]
+    expect(mixed.values()).toEqual(whole)
+    expect(cache.getList('agents', 'all')?.value).toEqual(whole)
+    expect(sql(`SELECT COUNT(*) FROM list_items`)).toBe(600)
+    expect(key()).toEqual(before) // the same members: not staged again
+  })
+
   it('answers a page taken as stored with its rows as stored, read with its members (no item written out again)', async () => {
     const { cache } = t.open()
     const read = async (digest: string, items: unknown[]) => {

@@ -14,75 +14,12 @@
  * Run in one transaction (putList), the same steps write the same result. What the steps end
  * with is each item's row as text, in order (the list's answer, offline/listText.ts).
  */
-import type { JsonRecord } from './merge'
+import type { Item, ListStepsResult, ListWrite, PageOptions } from './listPorts'
 
 /** Items per step (each step is one short transaction when run apart). */
 export const LIST_STEP = 250
 /** Rows written per step. */
 export const WRITE_STEP = 250
-
-type Item = JsonRecord & { id: string }
-
-export interface ListWrite {
-  /** The item's stored row ([json, synced_at]), if any. */
-  stored(id: string): unknown[] | undefined
-  /** The stored rows of these ids, by id (one query for a step: far cheaper than one per item). */
-  storedMany(ids: string[]): Map<string, unknown[]>
-  /** The item without what the cache never keeps. */
-  clean(item: Item): JsonRecord
-  /** The item merged onto its row, and that as JSON. */
-  merged(item: Item, row: unknown[] | undefined): { value: JsonRecord; json: string }
-  /** Merges onto the row as it is now and writes. */
-  upsert(item: Item): JsonRecord
-  write(id: string, json: string): void
-  /** The rows the connection has changed so far (SQLite's total_changes()). */
-  changes(): number
-  /** Before the first write that may change what the resource's lists show. */
-  touched(): void
-  memberIds(): unknown[]
-  /**
-   * Up to `limit` stored members ([position, id], with `rows` [position, id, row JSON or null])
-   * after `position` (from the first when null).
-   */
-  memberPage(position: unknown, limit: number, rows?: boolean): unknown[][]
-  /** Throws for an item the cache cannot keep. */
-  check(item: unknown): asserts item is Item
-  /** A new membership key, kept from collection until released. */
-  newKey(): string
-  /** Adds `ids` to the membership `key`, from position `from`. */
-  stage(key: string, from: number, ids: string[]): void
-  /** How many members `key` holds. */
-  staged(key: string): number
-  /** Points the list at membership `key`, with the list's sync time. */
-  publish(key: string): void
-  release(key: string): void
-  /** Deletes up to `limit` members of memberships no list points to; whether any may be left. */
-  collect(limit: number): boolean
-  /** Writes the list's sync time. */
-  putHead(): void
-}
-
-/** What the steps end with: each item's row as JSON text in the list's order, and whether they were stored already. */
-export interface ListStepsResult {
-  texts: string[]
-  /**
-   * Every item was stored as given (its row holds the item's fields and no other), once, in the
-   * stored order, and nothing else wrote meanwhile: only the list's sync time was written.
-   */
-  unchanged: boolean
-}
-
-/** How `ListPlan.add` takes a page. */
-export interface PageOptions {
-  /**
-   * Whether an item's JSON text holds all of it: true for items parsed from JSON and kept as they
-   * came; not for one a tolerant schema read, whose `undefined` fields mean "keep what is known".
-   * An item whose text holds all of it is kept as that text only (default: none is).
-   */
-  exact?: (item: Item) => boolean
-  /** Its items are known to be stored as given (the same answer as the last one stored). */
-  asStored?: boolean
-}
 
 /**
  * A list's write, planned page by page as the pages come (reads only: each item checked, kept
@@ -109,6 +46,8 @@ export class ListPlan {
   private membersSame = true
   private memberCount = 0
   private lastPosition: unknown = null
+  /** Per page planned: the items up to its end, and the position of its last member as compared. */
+  private readonly pageEnds: { end: number; last: unknown }[] = []
 
   constructor(private readonly w: ListWrite) {
     this.changesBefore = w.changes()
@@ -119,13 +58,28 @@ export class ListPlan {
     return this.ids.length
   }
 
+  /** Per page planned: the items up to its end, and the position of its last member as compared. */
+  get pages(): readonly { end: number; last: unknown }[] {
+    return this.pageEnds
+  }
+
   /** Plans a page: checks its items (throws for one the cache cannot keep), in steps of LIST_STEP. */
   *add(items: readonly unknown[], opts: PageOptions = {}): Generator<void, void> {
     const exact = opts.exact ?? (() => false)
+    // The page as answered last, its members compared then: taken whole, or not at all.
+    const known =
+      opts.asStored &&
+      opts.stored?.texts.length === items.length &&
+      this.membersSame &&
+      this.memberCount === this.ids.length
+        ? opts.stored
+        : undefined
     for (let start = 0; start < items.length; start += LIST_STEP) {
       if (start > 0) yield
       const step: Item[] = []
-      for (const item of items.slice(start, start + LIST_STEP)) {
+      const at: number[] = [] // each one's place in the page
+      for (let i = start; i < Math.min(items.length, start + LIST_STEP); i++) {
+        const item = items[i]
         this.w.check(item)
         if (this.seen.has(item.id)) {
           this.duplicates = true
@@ -133,8 +87,18 @@ export class ListPlan {
         }
         this.seen.add(item.id)
         step.push(item)
+        at.push(i)
       }
-      if (opts.asStored) {
+      if (known) {
+        // An item read by zod is answered as it came, as below.
+        step.forEach((item, k) => {
+          const text = exact(item) ? known.texts[at[k] as number] : undefined
+          if (text !== undefined) this.push(item.id, text, null, true, text)
+          else this.push(item.id, JSON.stringify(this.w.clean(item)), null, true, item)
+        })
+        this.memberCount += step.length
+        continue
+      } else if (opts.asStored) {
         // The answer stored, nothing written since: the members are these items in order, each row the
         // item's JSON, read with them (compared as always), not written out again (~9 ms a 1,000).
         const aligned = this.membersSame && this.memberCount === this.ids.length
@@ -154,6 +118,11 @@ export class ListPlan {
       if (this.membersSame) this.compareMembers(this.ids.length - this.memberCount)
       this.compact(this.ids.length - step.length)
     }
+    if (known) {
+      this.lastPosition = known.last
+      this.w.remembered()
+    }
+    this.pageEnds.push({ end: this.ids.length, last: this.lastPosition })
   }
 
   /**

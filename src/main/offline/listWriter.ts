@@ -11,7 +11,8 @@ import type { AnswerMemory } from './answers'
 import type { WriteCheckpoints } from './checkpoints'
 import type { CacheStatements } from './cacheStatements'
 import type { Db } from './db'
-import { ListPlan, type ListStepsResult } from './listWrite'
+import type { ListStepsResult } from './listPorts'
+import { ListPlan } from './listWrite'
 import { ListText } from './listText'
 import * as memberships from './memberships'
 import { type JsonRecord, checkItem, mergeItem, scrub } from './merge'
@@ -35,14 +36,17 @@ export interface ListWriterDeps {
   upsert(item: JsonRecord & { id: string }): JsonRecord
   /** `fn`, or `fallback()` when the file turned out damaged (marked to be rebuilt). */
   guarded<R>(fallback: () => R, fn: () => R): R
+  /** When a page is answered as it was answered last (no row read). */
+  onRemembered?: () => void
   /** The checkpoints of a write in steps (checkpoints.ts); none for a database in memory. */
   checkpoints?: () => WriteCheckpoints
 }
 
 export function openListWriter(d: ListWriterDeps): ListWriter {
   const { db, s, memory, resource, scope, syncedAt } = d
-  const remembered = memory.get(resource, scope)?.split('\n')
+  const remembered = memory.get(resource, scope)
   memory.forgetList(resource, scope)
+  const dataVersion = () => Number((s.dataVersion.get() as unknown[])[0])
   const writesBefore = memory.writes
   const digests: (string | undefined)[] = []
   // The list's membership now (null, none: a list not stored yet has no members).
@@ -60,6 +64,7 @@ export function openListWriter(d: ListWriterDeps): ListWriter {
     write: (id, json) => s.upsertItem.run(resource, id, json, syncedAt),
     changes: () => Number((s.totalChanges.get() as unknown[])[0]),
     touched: () => memory.touched(resource),
+    remembered: () => d.onRemembered?.(),
     memberIds: () => (s.memberIds.all(resource, members()) as unknown[][]).map((r) => r[0]),
     memberPage: (position, limit, rows) => {
       const [first, after] = rows ? [s.memberRowsFirst, s.memberRowsAfter] : [s.membersFirst, s.membersAfter]
@@ -89,14 +94,31 @@ export function openListWriter(d: ListWriterDeps): ListWriter {
     const k = digests.length
     digests.push(opts.digest)
     const asStored =
-      opts.digest !== undefined && remembered?.[k] === opts.digest && memory.writes === writesBefore
-    return plan.add(items, { asStored, ...(opts.exact ? { exact: opts.exact } : {}) })
+      opts.digest !== undefined && remembered?.digests[k] === opts.digest && memory.writes === writesBefore
+    const stored = asStored ? storedPage(k) : undefined
+    return plan.add(items, {
+      asStored,
+      ...(stored ? { stored } : {}),
+      ...(opts.exact ? { exact: opts.exact } : {})
+    })
+  }
+  /** Page k as answered last, when nothing was committed to the file since (by any connection). */
+  const storedPage = (k: number) => {
+    const stored = remembered?.stored
+    const end = stored?.pages[k]
+    if (!stored || !end || stored.connection !== db || stored.version !== dataVersion()) return undefined
+    return { texts: stored.texts.slice(stored.pages[k - 1]?.end ?? 0, end.end), last: end.last }
   }
   /** After the last step committed: remembers an answer whose items were stored already. */
   const finished = (r: ListStepsResult): ListText => {
     if (!r.unchanged) memory.touched(resource)
-    else if (!amended && digests.length > 0 && digests.every((d) => d !== undefined))
-      memory.remember(resource, scope, digests.join('\n'), writesBefore)
+    else if (!amended && digests.length > 0 && digests.every((d): d is string => d !== undefined))
+      memory.remember(resource, scope, digests, writesBefore, {
+        texts: r.texts,
+        pages: plan.pages,
+        connection: db,
+        version: dataVersion()
+      })
     return new ListText(r.texts)
   }
   /**
