@@ -36,3 +36,25 @@ export function pagesDigest(pages: readonly (string | undefined)[]): string | un
     .update(`pages\n${pages.join('\n')}`)
     .digest('base64')
 }
+
+/** Answers found to read as themselves: how many are kept (the latest; ~50 bytes each). */
+const AS_IS_KEPT = 256
+/** By digest, the schema (one of the resources' own, made once) its items read as themselves by. */
+const asIsAnswers = new Map<string, object>()
+
+/**
+ * Whether an answer with this digest was found to read, every item, as itself by `schema`
+ * (`foundAsIs`): the same bytes parse to the same items, which read the same way, so they are not
+ * checked again (~1 ms a 1,000 agents).
+ */
+export function readAsIs(schema: object, digest: string | undefined): boolean {
+  return digest !== undefined && asIsAnswers.get(digest) === schema
+}
+
+/** Remembers that the answer with this digest read, every item, as itself by `schema`. */
+export function foundAsIs(schema: object, digest: string | undefined): void {
+  if (digest === undefined) return
+  asIsAnswers.delete(digest)
+  asIsAnswers.set(digest, schema)
+  if (asIsAnswers.size > AS_IS_KEPT) asIsAnswers.delete(asIsAnswers.keys().next().value as string)
+}

@@ -1,6 +1,7 @@
 /**
  * A list keeps each item that its schema reads as itself as the server sent it (no copy: the
- * embedded service's every item), and reads any other through the tolerant schema.
+ * embedded service's every item), and reads any other through the tolerant schema; an answer
+ * whose every item read as itself is not checked again when the same bytes come back.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { z } from 'zod'
@@ -15,6 +16,7 @@ import { Tool } from '../../shared/tool'
 import { startScriptedServer, type ScriptedServer } from '../../../test/servers/scriptedServer'
 import { signUp, startTestServer, type TestServer } from '../../../test/support/serviceKit'
 import { isChecked } from '../mask'
+import { digestOf, readAsIs } from './answerDigest'
 import { createApiClient, memoryCapabilityStore } from './client'
 
 const llm = { provider: 'openai', model: 'gpt-4o' }
@@ -141,5 +143,30 @@ describe('a list keeps an item that reads as itself as it came, and reads the ot
     const echoed = await api.agents.list()
     expect(echoed[1]?.name).toBe('echo ••••')
     expect(echoed.map((a) => isChecked(a, [token]))).toEqual([false, false])
+  })
+
+  it('checks an answer whose every item read as itself once: the same bytes again are not checked', async () => {
+    const item = (id: string, name: string) => ({ ...fields, id, name, tags: [] })
+    const api = createApiClient({
+      baseUrl: server.url,
+      getToken: () => 'tok-123456789',
+      capabilities: memoryCapabilityStore()
+    })
+    const list = async (body: unknown) => {
+      server.queue.push(server.json(200, body))
+      return { items: await api.agents.list(), digest: digestOf(Buffer.from(JSON.stringify(body))) }
+    }
+    const body = { success: true, data: [item('m1', 'One'), item('m2', 'Two')] }
+    const first = await list(body)
+    expect(readAsIs(Agent, first.digest)).toBe(true)
+    expect(readAsIs(Tool, first.digest)).toBe(false)
+    const again = await list(body)
+    expect(again.items).toStrictEqual(first.items)
+    expect(again.items[0]).not.toBe(first.items[0]) // parsed again, not checked again
+    // An answer with an item zod reads (a numeric id) is checked each time.
+    const odd = await list({ success: true, data: [item('m1', 'One'), { ...item('m3', 'Odd'), id: 9 }] })
+    expect(odd.items[1]?.id).toBe('9')
+    expect(readAsIs(Agent, odd.digest)).toBe(false)
+    expect((await list({ success: true, data: [{ ...item('m3', 'Odd'), id: 9 }] })).items[0]?.id).toBe('9')
   })
 })
