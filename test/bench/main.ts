@@ -10,7 +10,8 @@
  *   pieces, src/main/answerPieces.ts, parsed there when it comes as text); since 2026-11-27 15:10
  *   UTC (before, the page's side ran on main's thread, and its work counted as main's);
  *   the list does not change between the runs, so from the second run on the cache takes the same
- *   answer as stored (api/answerDigest.ts) and the first run's full compare is reported apart;
+ *   answer as stored (api/answerDigest.ts), from the third on it answers what it answered last
+ *   (offline/answers.ts, within 16 MB of texts), and the first run's full compare is reported apart;
  * - a raw `fetch` + `JSON.parse` of the same endpoint (the reference).
  * Medians of several runs; the raw fetch is the floor (goal ≤ 1.3×). Each size's first list, and
  * each start of the Local workspace (a new process in the app), begins after a full garbage
