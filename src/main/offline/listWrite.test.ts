@@ -197,6 +197,15 @@ describe('a file written before membership keys', () => {
 describe('a list written as its pages come (listWriter)', () => {
   const page = (from: number, n: number, name = 'item') =>
     Array.from({ length: n }, (_, i) => ({ id: `a${from + i}`, name: `${name} ${from + i}` }))
+  /** Reads of the list from pages with these digests (items as parsed from JSON: their texts hold all of them). */
+  const readPages =
+    (cache: ReturnType<TempStores['open']>['cache']) =>
+    async (digests: string[], pages: ReturnType<typeof page>[]) => {
+      const writer = cache.listWriter('agents', 'all', T2)
+      for (let i = 0; i < pages.length; i++)
+        await writer.add(pages[i] as unknown[], { digest: digests[i], exact: () => true })
+      return writer.finish()
+    }
 
   it('plans each page as it comes and writes nothing until the list is whole; a bad item on a later page leaves the old list', async () => {
     const { cache } = t.open()
@@ -255,13 +264,7 @@ describe('a list written as its pages come (listWriter)', () => {
 
   it('takes a page whose bytes are those of the same page of the answer stored last as stored, and compares the others', async () => {
     const { cache } = t.open()
-    const read = async (digests: string[], pages: ReturnType<typeof page>[]) => {
-      const writer = cache.listWriter('agents', 'all', T2)
-      // (Items as parsed from JSON: their texts hold all of them.)
-      for (let i = 0; i < pages.length; i++)
-        await writer.add(pages[i] as unknown[], { digest: digests[i], exact: () => true })
-      return writer.finish()
-    }
+    const read = readPages(cache)
     const pages = [page(0, 300), page(300, 300)]
     await read(['d1', 'd2'], pages) // new rows
     await read(['d1', 'd2'], pages) // compared, found stored: remembered
@@ -281,12 +284,7 @@ describe('a list written as its pages come (listWriter)', () => {
   it('answers the same answer again as it answered it last, no row read, until another connection commits to the file', async () => {
     const { cache } = t.open()
     const store = cache as SqliteCacheStore
-    const read = async (digests: string[], pages: ReturnType<typeof page>[]) => {
-      const writer = cache.listWriter('agents', 'all', T2)
-      for (let i = 0; i < pages.length; i++)
-        await writer.add(pages[i] as unknown[], { digest: digests[i], exact: () => true })
-      return writer.finish()
-    }
+    const read = readPages(cache)
     const pages = [page(0, 300), page(300, 300)]
     await read(['d1', 'd2'], pages) // new rows
     const compared = await read(['d1', 'd2'], pages) // compared, found stored: remembered
