@@ -163,26 +163,17 @@ export function endpoints(t: Transport) {
     onPage: (items: z.output<S>[], page: ListPage) => Promise<void>
   ): Promise<void> {
     const base: Call = { op, method: 'GET', path, auth: true, scope: 'collection', what }
-    const take = async (data: unknown, whole: boolean, seen?: Set<unknown>) => {
+    // An item that moved across a page boundary while paging (a new item first) comes twice: the
+    // taker keeps it once (`list` below; the cache's list writer keeps the first of an id).
+    const take = async (data: unknown, whole: boolean) => {
       const { items, read } = await parseItems(schema, data, what)
-      // Items that moved across a page boundary while paging (a new item first) come once.
-      const kept = seen
-        ? items.filter((item) => {
-            const id = isRecord(item) ? item.id : undefined
-            if (id === undefined) return true
-            if (seen.has(id)) return false
-            seen.add(id)
-            return true
-          })
-        : items
-      await onPage(kept, { digest: answerDigest(data), whole, exact: (item) => !read.has(item) })
+      await onPage(items, { digest: answerDigest(data), whole, exact: (item) => !read.has(item) })
     }
     const once = async () => take(await request(query ? { ...base, query } : base), true)
     const caps = t.capabilities
     if (!caps || caps.get(LIST_PAGING) === 'not_offered') return once()
     const page = t.listPageSize ?? LIST_PAGE
     const firstId = (items: unknown[]) => (isRecord(items[0]) ? items[0].id : undefined)
-    const seen = new Set<unknown>()
     let first: unknown
     const ask = (skip: number) =>
       request({ ...base, query: { ...query, skip: String(skip), take: String(page) } })
@@ -213,7 +204,7 @@ export function endpoints(t: Transport) {
         next = ask(skip + page)
         next.catch(() => undefined) // awaited (and its failure thrown) on the next turn of the loop
       }
-      await take(data, false, seen)
+      await take(data, false)
       if (data.length < page) {
         if (skip > 0) caps.set(LIST_PAGING, 'offered')
         return
@@ -231,9 +222,18 @@ export function endpoints(t: Transport) {
   ): Promise<z.output<S>[]> {
     const out: z.output<S>[] = []
     const digests: (string | undefined)[] = []
+    const seen = new Set<unknown>()
     let whole = false
     await pages(op, path, schema, what, query, async (items, page) => {
-      for (const item of items) out.push(item)
+      // Read a page at a time, an item that moved across a page boundary is kept once.
+      for (const item of items) {
+        const id = page.whole || !isRecord(item) ? undefined : item.id
+        if (id !== undefined) {
+          if (seen.has(id)) continue
+          seen.add(id)
+        }
+        out.push(item)
+      }
       digests.push(page.digest)
       whole = page.whole
     })

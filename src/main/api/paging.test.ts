@@ -139,6 +139,22 @@ describe('paged lists against servers that do not page', () => {
     expect(server.requests).toHaveLength(2)
   })
 
+  it('an item that moved to the next page while the list was read (a new one first) is listed once', async () => {
+    server.requests.length = 0
+    server.queue.push(
+      server.json(200, { success: true, data: [5, 4, 3].map(agent) }),
+      server.json(200, { success: true, data: [3, 2, 1].map(agent) }),
+      server.json(200, { success: true, data: [0].map(agent) })
+    )
+    const { api } = client()
+    expect((await api.agents.list()).map((a) => a.id)).toEqual(['a5', 'a4', 'a3', 'a2', 'a1', 'a0'])
+    expect(server.requests.map((r) => r.query)).toEqual([
+      '?skip=0&take=3',
+      '?skip=3&take=3',
+      '?skip=6&take=3'
+    ])
+  })
+
   it('the same bytes read as a page and read whole are different answers (pages drop repeats)', async () => {
     const body = { success: true, data: [1, 1].map(agent) }
     server.queue.push(server.json(200, body))

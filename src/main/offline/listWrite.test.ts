@@ -348,6 +348,16 @@ describe('a list written as its pages come (listWriter)', () => {
     expect(stored.values()).toEqual(page(0, 600))
   })
 
+  it('keeps an item that came on two pages (it moved across their boundary) once, where it came first', async () => {
+    const { cache } = t.open()
+    const writer = cache.listWriter('agents', 'all', T2)
+    await writer.add(page(0, 3), { digest: 'p1', exact: () => true })
+    await writer.add(page(2, 3), { digest: 'p2', exact: () => true })
+    const ids = ['a0', 'a1', 'a2', 'a3', 'a4']
+    expect((await writer.finish()).values().map((a) => (a as { id: string }).id)).toEqual(ids)
+    expect(cache.getList<{ id: string }>('agents', 'all')?.value.map((a) => a.id)).toEqual(ids)
+  })
+
   it('lists items first and leaves others out when told at the end (waiting creates, deletions meanwhile)', async () => {
     const { cache } = t.open()
     const writer = cache.listWriter('agents', 'all', T2)
