@@ -38,11 +38,11 @@ export function jsonMayHold(text: string, secrets: readonly (string | null | und
 }
 
 /**
- * Objects known to hold none of the secrets they were checked for: items parsed from an answer
- * whose text could not hold one (`jsonMayHold` false; api/transport.ts marks them). Lists keep
- * such items as they came (api/endpoints.ts), so a list's answer holds the very objects, and a
- * walk meets a list item it need not enter (~5 µs an agent, ~50 ms a 10,000-agent list) as an
- * element of an array. The mark is the secrets' text it was checked for, in a property of the
+ * Objects known to hold none of the secrets they were checked for: an item parsed from an answer
+ * whose text could not hold one (`jsonMayHold` false; api/transport.ts marks it), which a walk
+ * need not enter (~5 µs an agent). (A list's items were marked too, when lists were answered as
+ * the objects parsed, ~50 ms of walking a 10,000-agent list; lists now reach the page as text,
+ * searched as text, and their items are not marked.) The mark is the secrets' text it was checked for, in a property of the
  * object under this symbol, not enumerable: a copy (spread, `Object.assign`, a structured clone
  * for IPC), JSON and `Object.keys` never carry or show it, so an object made from a marked one is
  * walked. (It was a WeakMap: each list of 100,000 items left 100,000 ephemerons for the collector,

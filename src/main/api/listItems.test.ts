@@ -125,7 +125,7 @@ describe('a list keeps an item that reads as itself as it came, and reads the ot
     ])
   })
 
-  it('marks the items it keeps as checked for the token when the answer could not hold it', async () => {
+  it('does not mark a list’s items as checked for the token (lists reach the page as text, searched as text); masks an echo', async () => {
     const token = 'tok-123456789'
     const item = (id: string, name: string) => ({ ...fields, id, name, tags: [] })
     const api = createApiClient({
@@ -135,8 +135,8 @@ describe('a list keeps an item that reads as itself as it came, and reads the ot
     })
     server.queue.push(server.json(200, { success: true, data: [item('a1', 'One'), item('a2', 'Two')] }))
     const clean = await api.agents.list()
-    expect(clean.map((a) => isChecked(a, [token]))).toEqual([true, true])
-    // An answer that echoes the token is masked, and nothing in it is marked.
+    expect(clean.map((a) => isChecked(a, [token]))).toEqual([false, false])
+    // An answer that echoes the token is masked.
     server.queue.push(
       server.json(200, { success: true, data: [item('a1', 'One'), item('a2', `echo ${token}`)] })
     )
