@@ -13,7 +13,8 @@ import { createApiClient, memoryCapabilityStore, type ApiClientOptions } from '.
 import { z } from 'zod'
 import { endpoints, LIST_PAGING, LIST_PARSE_STEP } from './endpoints'
 import { createTransport } from './transport'
-import { answerDigest } from './answerDigest'
+import { answerDigest, digestOf, readAsIs } from './answerDigest'
+import { Agent } from '../../shared/agent'
 
 const llm = { provider: 'openai', model: 'gpt-4o' }
 const stamp = '2026-01-01T00:00:00.000000+00:00'
@@ -243,5 +244,42 @@ describe('a long answer keeps the event loop free', () => {
       LIST_PARSE_STEP,
       250
     ])
+  })
+
+  it('hands a long page on in a turn of the loop after its arrival, its items checked or taken as checked', async () => {
+    const body = { success: true, data: Array.from({ length: LIST_PARSE_STEP + 1 }, (_, i) => agent(i)) }
+    const t = createTransport({
+      baseUrl: server.url,
+      getToken: () => 'tok-123456789',
+      capabilities: memoryCapabilityStore()
+    })
+    // An immediate set as each answer arrives: it has run before the page is handed on.
+    const ran: boolean[] = []
+    let arrived = { ran: false }
+    const watched = {
+      ...t,
+      request: async (call: Parameters<typeof t.request>[0]) => {
+        const value = await t.request(call)
+        const mark = { ran: false }
+        setImmediate(() => (mark.ran = true))
+        arrived = mark
+        return value
+      }
+    }
+    const e = endpoints(watched)
+    for (let i = 0; i < 2; i++) {
+      server.queue.push(server.json(200, body))
+      await e.pages(
+        'agents.list',
+        '/agents',
+        Agent,
+        'agent',
+        undefined,
+        async () => void ran.push(arrived.ran)
+      )
+    }
+    // The second time the same bytes are taken as checked (readAsIs), with no step to yield in.
+    expect(readAsIs(Agent, digestOf(Buffer.from(JSON.stringify(body))))).toBe(true)
+    expect(ran).toEqual([true, true])
   })
 })
