@@ -11,6 +11,7 @@
  * connection (SQLite's data_version), is answered with those texts, no row read again (~4 ms of
  * main's time in each read of a 1,000-item list).
  */
+import type { PageEnd } from './listPorts'
 import type { Resource } from './types'
 
 /** Characters of remembered texts a memory keeps at most (~16 MB: the longer lists read their rows). */
@@ -21,7 +22,7 @@ export interface StoredAnswer {
   /** Each item's row as text, in the list's order. */
   texts: readonly string[]
   /** Per page: the items up to its end, and the position of its last member. */
-  pages: readonly { end: number; last: unknown }[]
+  pages: readonly PageEnd[]
   /** The connection it was written through, and that connection's data_version then. */
   connection: object
   version: number

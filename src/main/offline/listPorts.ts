@@ -75,3 +75,10 @@ export interface PageOptions {
    */
   stored?: { texts: readonly string[]; last: unknown }
 }
+
+/** Where a planned page ends: the items up to its end, and the position of its last member. */
+export interface PageEnd {
+  end: number
+  /** The stored position of the page's last member as compared (null: none compared yet). */
+  last: unknown
+}

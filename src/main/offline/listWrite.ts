@@ -14,7 +14,7 @@
  * Run in one transaction (putList), the same steps write the same result. What the steps end
  * with is each item's row as text, in order (the list's answer, offline/listText.ts).
  */
-import type { Item, ListStepsResult, ListWrite, PageOptions } from './listPorts'
+import type { Item, ListStepsResult, ListWrite, PageEnd, PageOptions } from './listPorts'
 
 /** Items per step (each step is one short transaction when run apart). */
 export const LIST_STEP = 250
@@ -47,7 +47,7 @@ export class ListPlan {
   private memberCount = 0
   private lastPosition: unknown = null
   /** Per page planned: the items up to its end, and the position of its last member as compared. */
-  private readonly pageEnds: { end: number; last: unknown }[] = []
+  private readonly pageEnds: PageEnd[] = []
 
   constructor(private readonly w: ListWrite) {
     this.changesBefore = w.changes()
@@ -59,7 +59,7 @@ export class ListPlan {
   }
 
   /** Per page planned: the items up to its end, and the position of its last member as compared. */
-  get pages(): readonly { end: number; last: unknown }[] {
+  get pages(): readonly PageEnd[] {
     return this.pageEnds
   }
 
