@@ -7,7 +7,7 @@ export default defineConfig({
   plugins: [vue()],
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    setupFiles: ['test/support/vueSetup.ts'],
+    setupFiles: ['test/support/vueSetup.ts', 'test/support/tempDirs.setup.ts'],
     globalSetup: ['test/support/serviceThread.setup.ts'],
     // Real servers and a real keychain: give slow machines room, never retry to hide flakiness.
     testTimeout: 30_000,

@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { tempDir } from '../support/tempDirs'
 import { importCircles } from './importCircles'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
@@ -13,7 +13,7 @@ describe('import circles', () => {
   })
 
   it('finds a circle through a dynamic import and an index file, and none in a tree', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'agent-desk-circles-'))
+    const dir = tempDir('agent-desk-circles-')
     mkdirSync(join(dir, 'store'))
     writeFileSync(join(dir, 'store', 'index.ts'), "export { cache } from './cache'\n")
     writeFileSync(

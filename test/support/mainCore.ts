@@ -2,9 +2,6 @@
  * Helpers for the main-process tests (not a test file): a core on a temp user-data folder and
  * small typed wrappers around `core.invoke`.
  */
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import type { AppErrorData } from '../../src/shared/errors'
 import {
   buildDeskApi,
@@ -20,11 +17,10 @@ import { createCore, type Core, type CoreOptions } from '../../src/main/core'
 import { memoryKeychain, type Keychain } from '../../src/main/keychain'
 import { startService } from '../../src/service'
 import { testServiceThread } from './serviceThread'
+import { tempDir } from './tempDirs'
 import { wholeReply } from './wholeReply'
 
-export function tempDir(prefix = 'agent-desk-main-'): string {
-  return mkdtempSync(join(tmpdir(), prefix))
-}
+export { tempDir }
 
 export interface TestCore {
   core: Core

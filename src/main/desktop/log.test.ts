@@ -1,14 +1,14 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { Console } from 'node:console'
 import { Writable } from 'node:stream'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { tempDir } from '../../../test/support/tempDirs'
 import { memoryKeychain } from '../keychain'
 import { captureConsole, createFileLog, registeringSecrets, registerSecret } from './log'
 import { clearSecrets, redactText } from './redact'
 
-const temp = () => mkdtempSync(join(tmpdir(), 'agent-desk-log-'))
+const temp = () => tempDir('agent-desk-log-')
 /** Every file the log folder holds, rotated ones included, as one text. */
 const allLogs = (dir: string) =>
   readdirSync(dir)

@@ -1,12 +1,12 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { testCore, type TestCore } from '../../../test/support/mainCore'
+import { tempDir } from '../../../test/support/tempDirs'
 import { createDesktop } from './desktop'
 import { DEFAULT_SETTINGS, SettingsStore } from './settings'
 
-const temp = () => mkdtempSync(join(tmpdir(), 'agent-desk-settings-'))
+const temp = () => tempDir('agent-desk-settings-')
 
 describe('settings.json', () => {
   it('starts from the defaults and keeps what is set, across instances', () => {

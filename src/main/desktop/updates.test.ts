@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { tempDir } from '../../../test/support/tempDirs'
 import { createDesktop } from './desktop'
 import {
   checkFeed,
@@ -56,7 +56,7 @@ releaseNotes: |
   A log file that never holds a token.
 `
 
-const temp = () => mkdtempSync(join(tmpdir(), 'agent-desk-updates-'))
+const temp = () => tempDir('agent-desk-updates-')
 const noPolicy = () => temp() // an empty folder: no policy.json
 const feeds: { close(): Promise<void> }[] = []
 afterEach(async () => {

@@ -1,7 +1,7 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { tempDir } from '../../../test/support/tempDirs'
 import {
   loadWindowState,
   parseWindowState,
@@ -13,7 +13,7 @@ import {
   type Rect
 } from './windowState'
 
-const dir = () => mkdtempSync(join(tmpdir(), 'agent-desk-winstate-'))
+const dir = () => tempDir('agent-desk-winstate-')
 
 // A 1920×1080 laptop panel (primary, 25 px menu bar / 40 px taskbar) and a monitor on its left.
 const laptop: DisplayInfo = { primary: true, workArea: { x: 0, y: 25, width: 1920, height: 1015 } }
