@@ -24,6 +24,21 @@ export interface DbChanges {
    */
   readonly ownWrites: number
   /**
+   * Bumped after every `run()` that changed a row and before every `exec()` (a script may change
+   * rows and then fail). A statement that fails changes nothing (SQLite undoes its part), so
+   * work that failed with this unchanged since it began left nothing behind to undo.
+   */
+  readonly rowWrites: number
+  /**
+   * This connection's writes that may have changed rows of `table`: each `run()` of a statement
+   * that writes it (INSERT / REPLACE INTO, UPDATE, DELETE FROM naming it), plus every write whose
+   * table is not known (an `exec()`, a `run()` of any other statement, ROLLBACK included; not
+   * BEGIN, COMMIT, SAVEPOINT or RELEASE, which change no row, unless they fail), and every
+   * statement that failed. Rows that a change of another table takes with it (ON DELETE
+   * CASCADE) count there: ask for that table too.
+   */
+  writesTo(table: string): number
+  /**
    * A number that changes whenever another connection to the file has committed (it may also
    * change on this connection's commits and on checkpoints). Read at most once per synchronous
    * run of JavaScript (one request's checks share it), and afresh after.
@@ -128,24 +143,63 @@ function walIndexProbe(
   }
 }
 
+/** Statements that change no row: opening, committing, or releasing a transaction or savepoint. */
+const KEEPS_ROWS = /^\s*(?:BEGIN|COMMIT|END|SAVEPOINT|RELEASE)\b/i
+
+/** The table a statement writes, lower-cased; null when it is not one that names its table first. */
+export function writtenTable(sql: string): string | null {
+  const m =
+    /^\s*(?:(?:INSERT|REPLACE)(?:\s+OR\s+\w+)?\s+INTO|UPDATE(?:\s+OR\s+\w+)?|DELETE\s+FROM)\s+["`[]?(\w+)/i.exec(
+      sql
+    )
+  return m ? (m[1] as string).toLowerCase() : null
+}
+
 /** Counts this connection's writes and notices other connections' commits (see DbChanges). */
 function watchChanges(raw: Connection, probe: ReturnType<typeof walIndexProbe>): Db {
-  const db = raw as Connection & { ownWrites: number } & Omit<DbChanges, 'ownWrites'>
+  const db = raw as Connection & { -readonly [K in keyof DbChanges]: DbChanges[K] }
   db.ownWrites = 0
+  db.rowWrites = 0
+  const byTable = new Map<string, number>()
+  let anyTable = 0
+  db.writesTo = (table) => (byTable.get(table) ?? 0) + anyTable
   const exec = raw.exec.bind(raw)
   const prepareStatement = raw.prepare.bind(raw)
   const close = raw.close.bind(raw)
+  // A statement that fails may take the whole transaction with it (SQLite rolls it back on
+  // some errors): whatever it changed before, of any table, may be undone.
+  const failed = (e: unknown): never => {
+    anyTable++
+    throw e
+  }
   db.exec = (sql: string) => {
     db.ownWrites++
-    exec(sql)
+    db.rowWrites++
+    if (!KEEPS_ROWS.test(sql)) anyTable++
+    try {
+      exec(sql)
+    } catch (e) {
+      failed(e)
+    }
     return db
   }
   db.prepare = ((sql: string) => {
     const statement = prepareStatement(sql)
     const run = statement.run.bind(statement)
+    const table = writtenTable(sql)
+    const anyRows = table === null && !KEEPS_ROWS.test(sql)
     statement.run = (...params: unknown[]) => {
       db.ownWrites++
-      return run(...params)
+      if (anyRows) anyTable++
+      else if (table !== null) byTable.set(table, (byTable.get(table) ?? 0) + 1)
+      let info: ReturnType<typeof run>
+      try {
+        info = run(...params)
+      } catch (e) {
+        return failed(e)
+      }
+      if (info.changes > 0) db.rowWrites++
+      return info
     }
     return statement
   }) as Connection['prepare']

@@ -31,14 +31,19 @@ describe('group commit', () => {
       const queue = new WriteQueue(db)
       const insert = db.prepare('INSERT INTO t (v) VALUES (?)')
       const seenByOther: number[] = []
+      const runs = { first: 0, third: 0 }
       const count = () => Number((other.prepare('SELECT count(*) AS n FROM t').get() as { n: number }).n)
       const results = await Promise.allSettled([
-        queue.run(() => insert.run('a')),
+        queue.run(() => {
+          runs.first++
+          return insert.run('a').changes
+        }),
         queue.run(() => {
           insert.run('b')
           insert.run('a') // UNIQUE: this request's own 'b' goes with it
         }),
         queue.run(() => {
+          runs.third++
           insert.run('c')
           // Still one open transaction: the other connection sees none of this turn's rows.
           seenByOther.push(count())
@@ -47,12 +52,53 @@ describe('group commit', () => {
         })
       ])
       expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
+      expect((results[0] as PromiseFulfilledResult<unknown>).value).toBe(1)
       expect((results[2] as PromiseFulfilledResult<unknown>).value).toBe('third')
       expect(seenByOther).toEqual([0])
       expect(other.prepare('SELECT v FROM t ORDER BY v').all()).toEqual([{ v: 'a' }, { v: 'c' }])
+      // The failed one had changed a row: the transaction was rolled back and the one before it
+      // ran again in the next; the one after ran once, in that next transaction.
+      expect(runs).toEqual({ first: 2, third: 1 })
       await queue.settled()
     } finally {
       other.close()
+      db.close()
+    }
+  })
+
+  it('runs nothing again when the one that fails changed nothing: a refused statement, a check, a no-op', async () => {
+    const file = join(srv.dataDir, 'queue.db')
+    const db = openDatabase(file, ['CREATE TABLE t (v TEXT NOT NULL UNIQUE)'])
+    try {
+      await new WriteQueue(db).run(() => db.prepare('INSERT INTO t (v) VALUES (?)').run('taken'))
+      const queue = new WriteQueue(db)
+      const insert = db.prepare('INSERT INTO t (v) VALUES (?)')
+      const rename = db.prepare('UPDATE t SET v = ? WHERE v = ?')
+      let runs = 0
+      const results = await Promise.allSettled([
+        queue.run(() => {
+          runs++
+          insert.run('a')
+        }),
+        queue.run(() => insert.run('taken')), // UNIQUE: refused, nothing changed
+        queue.run(() => {
+          throw new Error('a check before any write')
+        }),
+        queue.run(() => {
+          if (rename.run('y', 'missing').changes === 0) throw new Error('no such row')
+        }),
+        queue.run(() => insert.run('b'))
+      ])
+      expect(results.map((r) => r.status)).toEqual([
+        'fulfilled',
+        'rejected',
+        'rejected',
+        'rejected',
+        'fulfilled'
+      ])
+      expect(runs).toBe(1)
+      expect(db.prepare('SELECT v FROM t ORDER BY v').all()).toEqual([{ v: 'a' }, { v: 'b' }, { v: 'taken' }])
+    } finally {
       db.close()
     }
   })
