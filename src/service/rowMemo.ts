@@ -39,13 +39,13 @@ export class RowMemo {
   /** Lets everything go when one of the tables may have changed since last asked. */
   private check(): void {
     let changed = false
-    this.tables.forEach((table, i) => {
-      const n = this.db.writesTo(table)
+    for (let i = 0; i < this.tables.length; i++) {
+      const n = this.db.writesTo(this.tables[i] as string)
       if (n !== this.seen[i]) {
         this.seen[i] = n
         changed = true
       }
-    })
+    }
     const foreign = this.db.foreignVersion()
     if (foreign !== this.foreign) {
       this.foreign = foreign

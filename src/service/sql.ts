@@ -39,12 +39,23 @@ export const timeFields = (r: Row) => ({ createdAt: str(r.created_at), updatedAt
 export const jsonText = (v: unknown): string | null => (v === null ? null : JSON.stringify(v))
 
 let lastMicros = 0
-/** Now as a contract timestamp; strictly increasing within the process (microsecond steps). */
+/** The millisecond of the last stamp, and its text up to the microseconds. */
+let lastMs = -1
+let msText = ''
+/**
+ * Now as a contract timestamp; strictly increasing within the process (microsecond steps). The
+ * changes of one batch mostly share a millisecond: its text is formatted once.
+ */
 export function nowStamp(): string {
   let us = Date.now() * 1000
   if (us <= lastMicros) us = lastMicros + 1
   lastMicros = us
-  return formatTimestamp(new Date(Math.floor(us / 1000)), us % 1000)
+  const ms = Math.floor(us / 1000)
+  if (ms !== lastMs) {
+    lastMs = ms
+    msText = formatTimestamp(new Date(ms)).slice(0, 23)
+  }
+  return `${msText}${String(us % 1000).padStart(3, '0')}+00:00`
 }
 
 /** Random bytes for ids, drawn 4 KiB at a time (one call into the CSPRNG per 256 ids). */
