@@ -3,10 +3,9 @@
  * and a tiny HTTP client that returns status, headers and parsed JSON.
  * (Not a test file itself; other helpers may reuse it to get a live peer.)
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { rmSync } from 'node:fs'
 import { startService, type RunningService, type ServiceOptions } from '../../src/service'
+import { tempDir } from './tempDirs'
 
 export interface TestServer {
   service: RunningService
@@ -20,7 +19,7 @@ export interface TestServer {
 }
 
 export async function startTestServer(extra: Partial<ServiceOptions> = {}): Promise<TestServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'agent-desk-service-'))
+  const dataDir = tempDir('agent-desk-service-')
   const logs: string[] = []
   const opts = (more: Partial<ServiceOptions>): ServiceOptions => ({
     dataDir,
