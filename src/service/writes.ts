@@ -16,7 +16,7 @@
  * (Not a SAVEPOINT per request: opening and releasing one cost ~10–18 µs of a ~180 µs POST, on
  * every request, for a case that is rare.) So a request's work may run more than once, and only
  * its last run counts: it changes nothing but the database and what is kept in memory of the
- * database, which a rollback invalidates (`ownWrites`).
+ * database, which a rollback lets go (`Db.ownWrites`, `Db.writesTo`).
  *
  * Should the transaction itself be lost (SQLite rolls it back on some I/O errors) or the COMMIT
  * fail, every request whose change was in it gets that error, and the ones not yet run run in a
