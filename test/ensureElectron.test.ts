@@ -12,6 +12,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   symlinkSync,
@@ -65,15 +66,20 @@ function freshProject(): { dir: string; electronDir: string } {
   return { dir, electronDir }
 }
 
-/** The environment of a user who set nothing Electron-related, plus `extra`. */
+/**
+ * The environment of a user who set nothing Electron-related, plus `extra`; its temp folder one of
+ * the test's own (empty: `leftInTemp` tells what a run left there).
+ */
 function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {}
   for (const [k, v] of Object.entries(process.env)) {
     if (/^(electron_|npm_config_electron|npm_package_config_electron)/i.test(k)) continue
     env[k] = v
   }
-  return { ...env, ELECTRON_GET_NO_PROGRESS: '1', ...extra }
+  const tmp = temp()
+  return { ...env, TMPDIR: tmp, TMP: tmp, TEMP: tmp, ELECTRON_GET_NO_PROGRESS: '1', ...extra }
 }
+const leftInTemp = (env: NodeJS.ProcessEnv) => readdirSync(env.TMPDIR as string)
 
 interface Run {
   code: number | null
@@ -179,6 +185,7 @@ describe('ensure-electron: installing through the electron package’s own insta
     const first = await runScript(dir, env)
     expect(first.stderr).toContain('Electron installed')
     expect(first.code).toBe(0)
+    expect(leftInTemp(env)).toEqual([])
     // The real @electron/get asked for the checksums and the zip, nothing else.
     expect([...served.requests].sort()).toEqual(
       [`/v${VERSION}/${ZIP_NAME}`, `/v${VERSION}/SHASUMS256.txt`].sort()
@@ -210,6 +217,7 @@ describe('ensure-electron: installing through the electron package’s own insta
     expect(run.code).toBe(1)
     expectOneParagraph(run.stderr)
     expect(existsSync(join(electronDir, 'path.txt'))).toBe(false)
+    expect(leftInTemp(env)).toEqual([])
   })
 
   it('a mirror that answers 404 → exits 1 within seconds with the paragraph and the reason', async () => {
@@ -251,6 +259,8 @@ describe('ensure-electron: installing through the electron package’s own insta
     expectOneParagraph(run.stderr)
     expect(flat(run.stderr)).toContain('did not finish within 8 s')
     expect(served.requests.length).toBeGreaterThan(0)
+    // Stopped in its download: what it had begun in the temp folder went with its own folder.
+    expect(leftInTemp(env)).toEqual([])
   })
 })
 

@@ -20,7 +20,8 @@
  * set to the binary found. Plain Node, no dependency: it must run before anything else works.
  */
 import { spawn } from 'node:child_process'
-import { accessSync, constants, readFileSync, statSync } from 'node:fs'
+import { accessSync, constants, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { createRequire } from 'node:module'
 import { dirname, join, relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -197,13 +198,30 @@ export function unusableMessage(reason) {
 
 /**
  * Runs the electron package's installer once: `{ ok, code, timedOut, output }`. Its output is
- * collected (not shown: a failure is summed up by the caller).
+ * collected (not shown: a failure is summed up by the caller). It gets a temporary folder of its
+ * own, removed when it ends: a download it was stopped in (the time limit) or that failed leaves
+ * nothing behind in the system's temp folder.
  */
 export function runInstaller({ electronDir, env = process.env, timeoutMs = DEFAULT_TIMEOUT_MS }) {
   return new Promise((resolve) => {
+    const temp = mkdtempSync(join(tmpdir(), 'agent-desk-electron-'))
+    const ended = (result) => {
+      try {
+        rmSync(temp, { recursive: true, force: true, maxRetries: 3 })
+      } catch {
+        // A file still held (Windows): the system's own temp cleanup takes it later.
+      }
+      resolve(result)
+    }
     const child = spawn(process.execPath, [join(electronDir, 'install.js')], {
       cwd: electronDir,
-      env: { ...env, ELECTRON_GET_NO_PROGRESS: env.ELECTRON_GET_NO_PROGRESS ?? '1' },
+      env: {
+        ...env,
+        ELECTRON_GET_NO_PROGRESS: env.ELECTRON_GET_NO_PROGRESS ?? '1',
+        TMPDIR: temp,
+        TMP: temp,
+        TEMP: temp
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
       windowsHide: true
     })
@@ -220,11 +238,11 @@ export function runInstaller({ electronDir, env = process.env, timeoutMs = DEFAU
     }, timeoutMs)
     child.on('error', (e) => {
       clearTimeout(timer)
-      resolve({ ok: false, code: null, timedOut, output: `${output}\nError: ${e.message}` })
+      ended({ ok: false, code: null, timedOut, output: `${output}\nError: ${e.message}` })
     })
     child.on('close', (code) => {
       clearTimeout(timer)
-      resolve({ ok: code === 0 && !timedOut, code, timedOut, output })
+      ended({ ok: code === 0 && !timedOut, code, timedOut, output })
     })
   })
 }
