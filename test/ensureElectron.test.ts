@@ -11,19 +11,16 @@ import {
   cpSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
-  rmSync,
   symlinkSync,
   writeFileSync
 } from 'node:fs'
 import { createHash } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import {
   electronStatus,
   failureMessage,
@@ -31,6 +28,7 @@ import {
   nodeOlderThan,
   platformPath
 } from '../resources/scripts/ensure-electron.mjs'
+import { tempDir } from './support/tempDirs'
 import { buildZip } from './support/zip'
 
 const ROOT = resolve(__dirname, '..')
@@ -41,15 +39,7 @@ const VERSION = (JSON.parse(readFileSync(join(REAL_ELECTRON, 'package.json'), 'u
 const EXE = platformPath(process.platform) ?? 'electron'
 const ZIP_NAME = `electron-v${VERSION}-${process.platform}-${process.arch}.zip`
 
-const temps: string[] = []
-function temp(): string {
-  const d = mkdtempSync(join(tmpdir(), 'ensure-electron-'))
-  temps.push(d)
-  return d
-}
-afterAll(() => {
-  for (const d of temps) rmSync(d, { recursive: true, force: true })
-})
+const temp = () => tempDir('ensure-electron-')
 
 /** A project folder with a fresh copy of the electron package (no binary), as after `npm ci`. */
 function freshProject(): { dir: string; electronDir: string } {
