@@ -42,10 +42,10 @@ export function jsonMayHold(text: string, secrets: readonly (string | null | und
  * whose text could not hold one (`jsonMayHold` false; api/transport.ts marks it), which a walk
  * need not enter (~5 µs an agent). (A list's items were marked too, when lists were answered as
  * the objects parsed, ~50 ms of walking a 10,000-agent list; lists now reach the page as text,
- * searched as text, and their items are not marked.) The mark is the secrets' text it was checked for, in a property of the
- * object under this symbol, not enumerable: a copy (spread, `Object.assign`, a structured clone
- * for IPC), JSON and `Object.keys` never carry or show it, so an object made from a marked one is
- * walked. (It was a WeakMap: each list of 100,000 items left 100,000 ephemerons for the collector,
+ * searched as text, and their items are not marked.) The mark is the secrets' text it was
+ * checked for, in a property of the object under this symbol, not enumerable: a copy (spread,
+ * `Object.assign`, a structured clone for IPC), JSON and `Object.keys` never carry or show it, so
+ * an object made from a marked one is walked. (It was a WeakMap: each list of 100,000 items left 100,000 ephemerons for the collector,
  * and its full collections held main ~30–40 ms longer; a property adds no such work.)
  */
 const CHECKED = Symbol('checked for secrets')
