@@ -21,7 +21,7 @@ import { startService } from '../../src/service/index'
 import { runAsScript, type BenchRow } from './types'
 
 export interface ServiceBenchOptions {
-  /** Requests per scenario (after warm-up). Default 20,000. */
+  /** Requests per read scenario (after warm-up; writes get half). Default 40,000. */
   requests?: number
   /** Time limit per scenario in seconds. Default 8. */
   seconds?: number
@@ -30,7 +30,8 @@ export interface ServiceBenchOptions {
   /**
    * Rounds per floor / service pair, alternating which goes first (F S, S F, …), each with its
    * share of the requests and time. The machine's speed swings within seconds, so a floor
-   * measured long before (or after) the service would skew the ratio. Default 4.
+   * measured long before (or after) the service would skew the ratio; rounds of 0.3–0.5 s swung
+   * 1.5× between neighbours, so there are many of them. Default 8.
    */
   rounds?: number
 }
@@ -222,7 +223,9 @@ async function versus(
   concurrency: number,
   rounds: number
 ): Promise<{ floor: Result; service: Result }> {
-  const warm = Math.min(2000, Math.ceil(requests / 10))
+  // The service's code paths take longer to settle in the JIT than the floor's: with 2,000
+  // warm-up requests its first round still ran 10–35% below its later ones, the floor's not.
+  const warm = Math.min(5000, Math.ceil(requests / 4))
   const drivers = [await openDriver(floor, warm, concurrency), await openDriver(service, warm, concurrency)]
   const results: Result[][] = [[], []]
   try {
@@ -253,10 +256,10 @@ async function json(method: string, url: string, body?: unknown, token?: string)
 
 /** Runs the benchmark and returns the figures (servers in a child process, torn down after). */
 export async function runServiceBench(opts: ServiceBenchOptions = {}): Promise<BenchRow[]> {
-  const requests = opts.requests ?? 20_000
+  const requests = opts.requests ?? 40_000
   const seconds = opts.seconds ?? 8
   const concurrency = opts.concurrency ?? 50
-  const rounds = Math.max(1, Math.floor(opts.rounds ?? 4))
+  const rounds = Math.max(1, Math.floor(opts.rounds ?? 8))
   const child = fork(fileURLToPath(import.meta.url), [CHILD_FLAG], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc']
