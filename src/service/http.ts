@@ -82,6 +82,23 @@ export function sendText(res: ServerResponse, status: number, text: string) {
   res.end(text)
 }
 
+/**
+ * The answer to a request that failed with `e`: an HttpError as it is; SQLite's SQLITE_FULL (the
+ * disk is full, or the file may grow no more) in words a user can act on; anything else a 500
+ * that tells nothing of the service's insides.
+ */
+export function failureOf(e: unknown): HttpError {
+  if (e instanceof HttpError) return e
+  const code = (e as { code?: unknown } | null)?.code
+  if (typeof code === 'string' && code.startsWith('SQLITE_FULL'))
+    return new HttpError(
+      500,
+      'internal',
+      "The service's disk is full, so the change was not saved: free some space and try again"
+    )
+  return new HttpError(500, 'internal', 'Something went wrong in the service; the request was not completed')
+}
+
 export function sendError(res: ServerResponse, err: HttpError) {
   sendJson(
     res,

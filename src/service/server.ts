@@ -15,6 +15,7 @@ import { createServer as createTlsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import type { UserStrict } from '../shared'
 import {
+  failureOf,
   HttpError,
   isJsonContentType,
   notFound,
@@ -139,15 +140,9 @@ export async function listen(o: ServerOptions): Promise<Listening> {
       res.destroy()
       return
     }
-    if (e instanceof HttpError) {
-      sendError(res, e)
-      return
-    }
-    o.log(`[service] ${req.method} ${req.url} failed: ${(e as Error)?.stack ?? String(e)}`)
-    sendError(
-      res,
-      new HttpError(500, 'internal', 'Something went wrong in the service; the request was not completed')
-    )
+    if (!(e instanceof HttpError))
+      o.log(`[service] ${req.method} ${req.url} failed: ${(e as Error)?.stack ?? String(e)}`)
+    sendError(res, failureOf(e))
   }
 
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {

@@ -8,6 +8,7 @@ import Database from 'libsql'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { AgentStrict, ErrorEnvelope } from '../shared'
 import { openDatabase } from './db'
+import { failureOf } from './http'
 import { WriteQueue } from './writes'
 import { startService } from './index'
 import { call, signUp, startTestServer, type TestServer } from '../../test/support/serviceKit'
@@ -98,6 +99,43 @@ describe('group commit', () => {
       ])
       expect(runs).toBe(1)
       expect(db.prepare('SELECT v FROM t ORDER BY v').all()).toEqual([{ v: 'a' }, { v: 'b' }, { v: 'taken' }])
+    } finally {
+      db.close()
+    }
+  })
+
+  it('runs the ones before again when SQLite itself rolls the transaction back (the file may grow no more), and says why the one failed', async () => {
+    const file = join(srv.dataDir, 'queue.db')
+    const db = openDatabase(file, ['CREATE TABLE t (v TEXT NOT NULL)'])
+    try {
+      const pages = Number((db.prepare('PRAGMA page_count').get() as { page_count: number }).page_count)
+      db.exec(`PRAGMA max_page_count = ${pages + 8}`) // a few small rows fit, a large one does not
+      const queue = new WriteQueue(db)
+      const insert = db.prepare('INSERT INTO t (v) VALUES (?)')
+      const runs = { first: 0, third: 0 }
+      const results = await Promise.allSettled([
+        queue.run(() => {
+          runs.first++
+          insert.run('a')
+        }),
+        queue.run(() => insert.run('x'.repeat(1_000_000))), // SQLITE_FULL, and the transaction is gone
+        queue.run(() => {
+          runs.third++
+          insert.run('c')
+        })
+      ])
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
+      const full = (results[1] as PromiseRejectedResult).reason
+      expect(full).toMatchObject({ code: 'SQLITE_FULL' })
+      // Answered in words a user can act on, not as the generic internal error.
+      expect(failureOf(full)).toMatchObject({
+        status: 500,
+        code: 'internal',
+        message: expect.stringMatching(/disk is full/)
+      })
+      expect(failureOf(new Error('boom')).message).toMatch(/Something went wrong/)
+      expect(runs).toEqual({ first: 2, third: 1 })
+      expect(db.prepare('SELECT v FROM t ORDER BY v').all()).toEqual([{ v: 'a' }, { v: 'c' }])
     } finally {
       db.close()
     }

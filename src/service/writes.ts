@@ -18,9 +18,11 @@
  * its last run counts: it changes nothing but the database and what is kept in memory of the
  * database, which a rollback lets go (`Db.ownWrites`, `Db.writesTo`).
  *
- * Should the transaction itself be lost (SQLite rolls it back on some I/O errors) or the COMMIT
- * fail, every request whose change was in it gets that error, and the ones not yet run run in a
- * new one. The work is synchronous and runs in one go, so no other request ever sees a half-done
+ * The same when SQLite itself rolls the transaction back with a request's error (SQLITE_FULL once
+ * the file may grow no more, some I/O errors): that request fails, the ones before it run again.
+ * Each pass fails at least one request, so the batch always ends. Should the COMMIT fail, every
+ * request whose change was in it gets that error (running them again could fail the same way for
+ * ever). The work is synchronous and runs in one go, so no other request ever sees a half-done
  * batch.
  */
 import type { Db } from './db'
@@ -102,18 +104,16 @@ export class WriteQueue {
       } catch (e) {
         job.reject(e)
         if (db.inTransaction && db.rowWrites === before) continue // it changed nothing
-        if (db.inTransaction) {
-          // It changed rows before failing: undo the transaction; the ones before it run again.
-          try {
-            db.exec('ROLLBACK')
-            return done.map((d) => d.job).concat(jobs.slice(i + 1))
-          } catch {
-            // fall through: give up on this transaction
-          }
+        // It changed rows before failing (undo the transaction), or SQLite rolled the transaction
+        // back with its error (SQLITE_FULL, some I/O errors): the ones before it run again.
+        try {
+          if (db.inTransaction) db.exec('ROLLBACK')
+        } catch {
+          // still open: given up on below
         }
-        // The transaction is gone: the changes made so far in it are lost with it.
+        if (!db.inTransaction) return done.map((d) => d.job).concat(jobs.slice(i + 1))
         const why = e instanceof Error ? e.message : String(e)
-        this.abandon(done, new Error(`The transaction holding this change was rolled back (${why})`))
+        this.abandon(done, new Error(`The transaction holding this change could not be undone (${why})`))
         return jobs.slice(i + 1)
       }
     }
