@@ -24,6 +24,9 @@ export function maskText(text: string, secrets: readonly (string | null | undefi
   return out
 }
 
+/** A character JSON may write escaped (a secret holding one could be spelt otherwise). */
+const escapable = (c: string) => c === '"' || c === '\\' || c === '/' || c < ' '
+
 /**
  * Whether JSON text could hold a secret once parsed: as it stands, or spelt with escapes (any
  * `\uXXXX`; `\/`, `\"`… for a secret with such characters). False means no string or key parsed
@@ -33,8 +36,32 @@ export function jsonMayHold(text: string, secrets: readonly (string | null | und
   const list = usable(secrets)
   if (list.length === 0) return false
   if (text.includes('\\u')) return true
-  const escapable = (c: string) => c === '"' || c === '\\' || c === '/' || c < ' '
   return list.some((s) => [...s].some(escapable) || text.includes(s))
+}
+
+/** Bytes searched per step by `bytesMayHold` (~2–4 ms). */
+const BYTES_STEP = 8 * 1024 * 1024
+
+/**
+ * `jsonMayHold` for JSON as UTF-8 bytes (a large answer, api/largeAnswer.ts), searched a slice at
+ * a time with `yieldNow` awaited between slices, without decoding the whole text first.
+ */
+export async function bytesMayHold(
+  body: Buffer,
+  secrets: readonly (string | null | undefined)[],
+  yieldNow: () => Promise<void> = nextTurn
+): Promise<boolean> {
+  const list = usable(secrets)
+  if (list.length === 0) return false
+  if (list.some((s) => [...s].some(escapable))) return true
+  const needles = ['\\u', ...list].map((s) => Buffer.from(s, 'utf8'))
+  const overlap = Math.max(...needles.map((n) => n.length)) - 1
+  for (let at = 0; at < body.length; at += BYTES_STEP) {
+    if (at > 0) await yieldNow()
+    const slice = body.subarray(at, at + BYTES_STEP + overlap)
+    if (needles.some((n) => slice.includes(n))) return true
+  }
+  return false
 }
 
 /**

@@ -25,7 +25,8 @@
  * core path (the list's reading of the parsed body and zod alone, cache putList, API client
  * list), the cache-only read, and with `scale` the list at other sizes. Apart: the longest block
  * during lists from the Local workspace (`main.local.agents.block`), whose service runs on a thread of its own,
- * and during its start with the backup it makes then (`main.local.start.block`).
+ * and during its start with the backup it makes then (`main.local.start.block`); and lists from a
+ * server without paging, whole in one answer (`main.unpaged.agents.list` / `.block`, unpaged.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -43,6 +44,7 @@ import { electronCalls, type Call } from './electronCalls'
 import { closeSeedConnections, seedAccount, startBenchService, type SeedResult } from './seed'
 import { median, runAsScript, type BenchRow } from './types'
 import { builtServiceThread } from '../support/serviceThread'
+import { measureUnpaged, unpagedRows } from './unpaged'
 
 export interface MainBenchOptions {
   /** Agents in the list. Default 10,000. */
@@ -401,6 +403,10 @@ export async function runMainBench(options: MainBenchOptions = {}): Promise<Benc
       goal: 50,
       note: `changed / unchanged database: ${l.startBlocks.map((b) => b.block.toFixed(0)).join(' / ')} ms; start to backup made ${l.startMs.map((x) => x.toFixed(0)).join(' / ')} ms; ${blockNote(l.startBlocks.reduce(worse))}`
     })
+    const unpaged = await measureUnpaged(service.url, call, seed, Math.min(runs, 5), gcBetweenRuns())
+    rows.push(
+      ...unpagedRows(count, unpaged, { list: 'main.unpaged.agents.list', block: 'main.unpaged.agents.block' })
+    )
     const local = await measureLocalBlock(count, Math.min(runs, 3))
     rows.push(
       localRow(count, local, 'main.local.agents.block'),
@@ -429,6 +435,13 @@ export async function runMainBench(options: MainBenchOptions = {}): Promise<Benc
           goal: 50,
           note: `first list (cache filled): ${s.firstBlock.block.toFixed(0)} ms; ${blockNote(s.block)}`
         }
+      )
+      const u =
+        n === count
+          ? unpaged
+          : await measureUnpaged(service.url, call, s.seed, n >= 100_000 ? 2 : 3, gcBetweenRuns())
+      rows.push(
+        ...unpagedRows(n, u, { list: `scale.main.unpaged.list.${n}`, block: `scale.main.unpaged.block.${n}` })
       )
       const l = n === count ? local : await measureLocalBlock(n, n >= 100_000 ? 2 : 3)
       rows.push(

@@ -15,9 +15,10 @@ import {
 } from './capabilities'
 import { currentSignal } from '../callContext'
 import { createAgents, send, TransportError, type RawResponse } from './http'
-import { jsonMayHold, markChecked, maskSecrets } from '../mask'
+import { bytesMayHold, jsonMayHold, markChecked, maskSecrets, maskSecretsInSteps } from '../mask'
 import { nextIdempotencyKey } from './idempotency'
 import { digestOf, markAnswer } from './answerDigest'
+import { digestInSteps, LARGE_ANSWER_BYTES, parseJsonInSteps } from './largeAnswer'
 import { failureFromResponse, isRecord, isRouteMiss, parseBody } from './normalize'
 
 export interface ApiClientOptions {
@@ -40,7 +41,10 @@ export interface ApiClientOptions {
   onRequest?: () => () => void
   /** Items per page where the server pages lists (endpoints.ts). Default LIST_PAGE (1,000). */
   listPageSize?: number
-  /** Larger answers fail with 'too_large'. Default 64 MiB. */
+  /**
+   * Larger answers fail with 'too_large'. Default 256 MiB: a server without paging answers a list of
+   * 100,000 agents in one answer of 60–100 MB.
+   */
   maxResponseBytes?: number
   /** Retries of idempotent GETs on network failures (not timeouts). Default 2. */
   getRetries?: number
@@ -142,7 +146,7 @@ export function createTransport(opts: ApiClientOptions): Transport {
   const readTimeoutMs = opts.timeoutMs ?? 15_000
   const writeTimeoutMs = opts.writeTimeoutMs ?? readTimeoutMs * 4
   const firstByteTimeoutMs = Math.min(opts.firstByteTimeoutMs ?? 10_000, readTimeoutMs)
-  const maxResponseBytes = opts.maxResponseBytes ?? 64 * 1024 * 1024
+  const maxResponseBytes = opts.maxResponseBytes ?? 256 * 1024 * 1024
   const getRetries = Math.max(0, opts.getRetries ?? 2)
   const caps = opts.capabilities
   // Reads and writes on separate pools: neither waits for the other's sockets (nor does any
@@ -302,23 +306,21 @@ export function createTransport(opts: ApiClientOptions): Transport {
     }
 
     const raw: RawResponse = await exchange(call, headers, body)
-    const parsed = parseBody(raw)
     const ok2xx = raw.status >= 200 && raw.status < 300
 
-    if (ok2xx && parsed.kind === 'json' && isRecord(parsed.value) && parsed.value.success === true) {
-      if (extra && caps.get(extra) !== 'offered') caps.set(extra, 'offered')
-      const data = parsed.value.data ?? null
-      // Walked only when its text could hold the token (a 10,000-item list seldom can); when it
-      // cannot, an item is marked as checked, and no later walk enters it (mask.ts). A list's items
-      // are not: every list reaches the page as its cached rows' text, which the core searches as
-      // text (offline/listText.ts), and marking them cost ~0.6 ms a 1,000 on each read.
-      const clean = !jsonMayHold(parsed.text, secrets)
-      if (clean && !Array.isArray(data)) markChecked(data, secrets)
-      if (clean || call.op.startsWith('apiTokens.')) {
-        // A list read is marked with its body's digest (answerDigest.ts); a masked one is not.
-        return call.method === 'GET' && Array.isArray(data) ? markAnswer(data, digestOf(raw.body)) : data
+    if (ok2xx && raw.body.length >= LARGE_ANSWER_BYTES) {
+      // A long list from a server without paging: read, searched and hashed in steps, so main
+      // answers meanwhile (largeAnswer.ts). What the steps do not read is read whole below.
+      const read = await parseJsonInSteps(raw.body)
+      if (read && isRecord(read.value) && read.value.success === true) {
+        const clean = !(await bytesMayHold(raw.body, secrets))
+        return succeed(call, extra, read.value.data ?? null, secrets, clean, () => digestInSteps(raw.body))
       }
-      return maskSecrets(data, secrets)
+    }
+    const parsed = parseBody(raw)
+    if (ok2xx && parsed.kind === 'json' && isRecord(parsed.value) && parsed.value.success === true) {
+      const clean = !jsonMayHold(parsed.text, secrets)
+      return succeed(call, extra, parsed.value.data ?? null, secrets, clean, () => digestOf(raw.body))
     }
     // A bodiless 204 to a delete is a success on any sensible server.
     if (raw.status === 204 && call.method === 'DELETE' && parsed.kind === 'empty') {
@@ -336,6 +338,30 @@ export function createTransport(opts: ApiClientOptions): Transport {
       signIn: call.op === 'session.signIn',
       secrets
     })
+  }
+
+  /**
+   * A success's `data`. Walked only when its text could hold the token (`clean` false; a 10,000-item
+   * list seldom can); when it cannot, an item is marked as checked, and no later walk enters it
+   * (mask.ts). A list's items are not: every list reaches the page as its cached rows' text, which
+   * the core searches as text (offline/listText.ts), and marking them cost ~0.6 ms a 1,000 on
+   * each read.
+   */
+  async function succeed(
+    call: Call,
+    extra: ExtraOperation | null,
+    data: unknown,
+    secrets: string[],
+    clean: boolean,
+    digest: () => string | Promise<string>
+  ): Promise<unknown> {
+    if (extra && caps.get(extra) !== 'offered') caps.set(extra, 'offered')
+    if (clean && !Array.isArray(data)) markChecked(data, secrets)
+    if (clean || call.op.startsWith('apiTokens.')) {
+      // A list read is marked with its body's digest (answerDigest.ts); a masked one is not.
+      return call.method === 'GET' && Array.isArray(data) ? markAnswer(data, await digest()) : data
+    }
+    return Array.isArray(data) ? maskSecretsInSteps(data, secrets) : maskSecrets(data, secrets)
   }
 
   const paging = opts.listPageSize !== undefined ? { listPageSize: opts.listPageSize } : {}
