@@ -89,15 +89,15 @@ function errorCode(err: unknown): string {
 }
 
 /** Bodies this long or longer are joined a step at a time (JOIN_STEP bytes a turn). */
-const JOIN_AT = 8 * 1024 * 1024
-const JOIN_STEP = 8 * 1024 * 1024
+export const JOIN_AT = 8 * 1024 * 1024
+export const JOIN_STEP = 8 * 1024 * 1024
 
 /**
  * An answer's chunks as one buffer. A long one (a list of 100,000 agents from a server without
  * paging, ~100 MB) is copied a step at a time with the event loop free in between: one
  * `Buffer.concat` of it held main for 90–150 ms (the copy, and the new memory's first touch).
  */
-async function joinChunks(chunks: Buffer[], total: number): Promise<Buffer> {
+export async function joinChunks(chunks: Buffer[], total: number): Promise<Buffer> {
   if (total < JOIN_AT) return Buffer.concat(chunks, total)
   const body = Buffer.allocUnsafeSlow(total)
   let at = 0

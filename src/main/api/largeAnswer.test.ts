@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startScriptedServer, type ScriptedServer } from '../../../test/servers/scriptedServer'
 import { bytesMayHold, jsonMayHold, MASK } from '../mask'
 import { answerDigest, digestOf } from './answerDigest'
+import { JOIN_AT, JOIN_STEP, joinChunks } from './http'
 import { memoryCapabilityStore } from './client'
 import { digestInSteps, LARGE_ANSWER_BYTES, parseJsonInSteps } from './largeAnswer'
 import { createTransport } from './transport'
@@ -155,6 +156,43 @@ describe('the search for the token and the digest, in steps', () => {
       expect(await bytesMayHold(body, [token], async () => void yields++)).toBe(true)
       expect(yields).toBeLessThanOrEqual(1)
     }
+  })
+})
+
+describe("an answer's chunks joined", () => {
+  /** Turns of the event loop while `work` runs (an immediate chain beside it). */
+  async function turnsDuring<T>(work: () => Promise<T>): Promise<[number, T]> {
+    let turns = 0
+    let ticking = true
+    const tick = () => {
+      if (!ticking) return
+      turns++
+      setImmediate(tick)
+    }
+    setImmediate(tick)
+    const value = await work()
+    ticking = false
+    return [turns, value]
+  }
+  const chunksOf = (total: number, size: number) =>
+    Array.from({ length: Math.ceil(total / size) }, (_, i) =>
+      Buffer.alloc(Math.min(size, total - i * size), i % 251)
+    )
+
+  it('joins a long answer a step at a time, the loop turning between steps, to the same bytes', async () => {
+    const total = 3 * JOIN_STEP + 12_345
+    const chunks = chunksOf(total, 65_536)
+    const [turns, body] = await turnsDuring(() => joinChunks(chunks, total))
+    expect(body.equals(Buffer.concat(chunks))).toBe(true)
+    expect(turns).toBeGreaterThanOrEqual(3)
+  })
+
+  it('joins a shorter one at once', async () => {
+    const total = JOIN_AT - 1
+    const chunks = chunksOf(total, 65_536)
+    const [turns, body] = await turnsDuring(() => joinChunks(chunks, total))
+    expect(body.equals(Buffer.concat(chunks))).toBe(true)
+    expect(turns).toBe(0)
   })
 })
 
