@@ -2,11 +2,12 @@
  * Benchmark of the embedded service against a bare node:http server (`npm run bench:service`).
  *
  * The servers run in a child process (the service in a temp data dir, plus a bare server that
- * answers a fixed JSON body, and one that INSERTs each POSTed body on the same SQLite driver with
+ * answers the bytes the service answers the same GET, and one that INSERTs each POSTed body on the same SQLite driver with
  * the same durability settings); this process drives 50 keep-alive connections over loopback, so
  * client and server do not share an event loop. Each scenario is bounded by a request count
  * and a time limit, and runs in rounds that alternate with its floor's. Prints requests/s, p50 and p99, and the service's ratio to its floor
- * (reads: the fixed-JSON server, goal ≥ 0.9; writes: the INSERT server, goal ≥ 0.8).
+ * (reads: the fixed-answer server, goal ≥ 0.9; writes: the INSERT server, goal ≥ 0.8). Both floors
+ * get the same requests as the service, headers included (the bearer token, which they ignore).
  */
 import { fork } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -84,9 +85,13 @@ const CHILD_FLAG = '--bench-service-child'
 async function runChild() {
   const dataDir = mkdtempSync(join(tmpdir(), 'agent-desk-bench-'))
   const service = await startService({ dataDir, port: 0, logger: () => {} })
-  const fixed = JSON.stringify({
-    success: true,
-    data: { id: 'bench', name: 'Bare', type: 'REACT', llm: { provider: 'p', model: 'm' }, tags: [] }
+  // The read floor answers the very bytes the service answers the GET it is compared with (the
+  // parent sends them once it has made the agent): the same result, with none of the work.
+  let fixed = JSON.stringify({ success: true, data: null })
+  process.on('message', (m: { fixedBody?: string }) => {
+    if (typeof m?.fixedBody !== 'string') return
+    fixed = m.fixedBody
+    process.send?.({ fixedSet: true })
   })
   const bare = createServer((req, res) => {
     req.resume()
@@ -295,9 +300,14 @@ export async function runServiceBench(opts: ServiceBenchOptions = {}): Promise<B
     }
     const agent = (await json('POST', `${api}/agents`, agentBody, token)) as { id: string }
     const auth = { Authorization: `Bearer ${token}` }
+    const answer = await (await fetch(`${api}/agents/${agent.id}`, { headers: auth })).text()
+    await new Promise<void>((resolve) => {
+      child.once('message', () => resolve())
+      child.send({ fixedBody: answer })
+    })
 
     const reads = await versus(
-      { url: new URL(`${ready.bareUrl}/`), method: 'GET', headers: {} },
+      { url: new URL(`${ready.bareUrl}/`), method: 'GET', headers: auth },
       { url: new URL(`${api}/agents/${agent.id}`), method: 'GET', headers: auth },
       requests,
       seconds,
@@ -310,7 +320,12 @@ export async function runServiceBench(opts: ServiceBenchOptions = {}): Promise<B
       'content-length': String(Buffer.byteLength(postBody))
     }
     const writes = await versus(
-      { url: new URL(`${ready.insertUrl}/`), method: 'POST', headers: postHeaders, body: postBody },
+      {
+        url: new URL(`${ready.insertUrl}/`),
+        method: 'POST',
+        headers: { ...auth, ...postHeaders },
+        body: postBody
+      },
       {
         url: new URL(`${api}/agents`),
         method: 'POST',
@@ -357,7 +372,7 @@ export async function runServiceBench(opts: ServiceBenchOptions = {}): Promise<B
       rows.push({ name: `${label} p50 latency`, value: r.p50, unit: 'ms' })
       rows.push({ name: `${label} p99 latency`, value: r.p99, unit: 'ms' })
     }
-    add('floor: bare node:http GET (fixed JSON)', bare)
+    add('floor: bare node:http GET (the same answer, fixed)', bare)
     add('service GET /agents/{id} (authenticated)', get, { floor: bare, id: 'service.get', goal: 0.9 })
     add('floor: bare node:http POST, one INSERT each (same driver, pragmas)', insertFloor)
     add('service POST /agents (authenticated)', post, { floor: insertFloor, id: 'service.post', goal: 0.8 })
