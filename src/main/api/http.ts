@@ -7,12 +7,15 @@
 import http from 'node:http'
 import https from 'node:https'
 import { nextTurn } from '../turn'
+import { ArrivingBody, LARGE_ANSWER_BYTES, parseJsonInSteps } from './largeAnswer'
 
 export interface RawResponse {
   status: number
   statusText: string
   headers: http.IncomingHttpHeaders
   body: Buffer
+  /** A long answer's JSON, read while it arrived (largeAnswer.ts; undefined: read it whole). */
+  read?: Promise<{ value: unknown } | undefined>
 }
 
 export type TransportFailure = 'network' | 'timeout' | 'too_large' | 'cancelled'
@@ -120,6 +123,8 @@ export function send(opts: SendOptions): Promise<RawResponse> {
     let settled = false
     let abortReason: 'timeout' | 'first_byte' | 'too_large' | 'cancelled' | null = null
     let responseStarted = false
+    // A long successful answer of known length, read while it arrives (largeAnswer.ts).
+    let arriving: ArrivingBody | null = null
     const isHttps = opts.url.protocol === 'https:'
     const lib = isHttps ? https : http
     const headers: Record<string, string> = { ...opts.headers }
@@ -131,6 +136,7 @@ export function send(opts: SendOptions): Promise<RawResponse> {
       clearTimeout(timer)
       clearTimeout(firstByteTimer)
       opts.signal?.removeEventListener('abort', onAbort)
+      arriving?.end() // its reading ends with what came: whole, or not read (a failed answer)
       fn()
     }
     const fail = (err: unknown) =>
@@ -198,6 +204,10 @@ export function send(opts: SendOptions): Promise<RawResponse> {
           }
           const chunks: Buffer[] = []
           let total = 0
+          const status = res.statusCode ?? 0
+          if (status >= 200 && status < 300 && Number.isFinite(declared) && declared >= LARGE_ANSWER_BYTES)
+            arriving = new ArrivingBody(declared)
+          const read = arriving && parseJsonInSteps(arriving).catch(() => undefined)
           res.on('data', (chunk: Buffer) => {
             if (settled) return
             total += chunk.length
@@ -205,10 +215,17 @@ export function send(opts: SendOptions): Promise<RawResponse> {
               abort('too_large')
               return
             }
-            chunks.push(chunk)
+            if (!arriving) chunks.push(chunk)
+            else if (total <= arriving.buf.length) arriving.add(chunk)
+            else fail(Object.assign(new Error('The answer ran past its Content-Length'), { code: 'EPROTO' }))
           })
           res.on('end', () =>
             finish(() => {
+              if (arriving && read) {
+                const body = arriving.body
+                resolve({ status, statusText: res.statusMessage ?? '', headers: res.headers, body, read })
+                return
+              }
               joinChunks(chunks, total).then(
                 (body) =>
                   resolve({

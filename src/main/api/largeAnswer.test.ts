@@ -11,7 +11,7 @@ import { bytesMayHold, jsonMayHold, MASK } from '../mask'
 import { answerDigest, digestOf } from './answerDigest'
 import { JOIN_AT, JOIN_STEP, joinChunks } from './http'
 import { memoryCapabilityStore } from './client'
-import { digestInSteps, LARGE_ANSWER_BYTES, parseJsonInSteps } from './largeAnswer'
+import { ArrivingBody, digestInSteps, LARGE_ANSWER_BYTES, parseJsonInSteps } from './largeAnswer'
 import { createTransport } from './transport'
 
 const noYield = () => Promise.resolve()
@@ -124,6 +124,84 @@ describe('parseJsonInSteps', () => {
     while (perBatch * size + perBatch - 1 < 1000) perBatch++
     expect(perBatch).toBe(9)
     expect(yields).toBe(Math.ceil(items.length / perBatch) - 1)
+  })
+})
+
+describe('parseJsonInSteps on an answer still arriving', () => {
+  /** Feeds `text` in chunks of the given sizes, a turn of the loop apart, while it is read. */
+  async function readArriving(text: string, sizes: number[], batchBytes: number, stopAt = Infinity) {
+    const buf = Buffer.from(text)
+    const body = new ArrivingBody(buf.length)
+    let batchesBeforeEnd = 0
+    let ended = false
+    const reading = parseJsonInSteps(
+      body,
+      async () => {
+        if (!ended) batchesBeforeEnd++
+      },
+      batchBytes
+    )
+    let at = 0
+    for (let k = 0; at < Math.min(buf.length, stopAt); k++) {
+      const n = Math.max(1, sizes[k % sizes.length] ?? 1)
+      body.add(buf.subarray(at, Math.min(at + n, stopAt)))
+      at = Math.min(at + n, stopAt)
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+    ended = true
+    body.end()
+    return { read: await reading, batchesBeforeEnd }
+  }
+
+  it('reads it as JSON.parse reads the whole, whatever the chunks', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        rootValue,
+        fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 1, max: 100 }),
+        async (value, sizes, batchBytes) => {
+          const text = spaced(value, ' ')
+          const { read } = await readArriving(text, sizes, batchBytes)
+          expect(read).toEqual({ value: JSON.parse(text) })
+        }
+      ),
+      { numRuns: 300 }
+    )
+  })
+
+  it('reads a changed one as JSON.parse does, or not at all; and one that ends early not at all', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        rootValue,
+        fc.nat(),
+        fc.constantFrom(',', ']', '}', '"', '\\', ' ', 'x'),
+        fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 5 }),
+        async (value, where, insert, sizes) => {
+          const valid = JSON.stringify(value)
+          const at = where % (valid.length + 1)
+          const text = valid.slice(0, at) + insert + valid.slice(at)
+          const { read } = await readArriving(text, sizes, 16)
+          const whole = parsedWhole(text)
+          if (whole === undefined) expect(read).toBeUndefined()
+          else if (read !== undefined) expect(read).toEqual(whole)
+          const cut = await readArriving(valid, sizes, 16, Math.max(0, Buffer.byteLength(valid) - 1))
+          expect(cut.read).toBeUndefined()
+        }
+      ),
+      { numRuns: 300 }
+    )
+  })
+
+  it('parses most of a long list before its last bytes have come', async () => {
+    const items = Array.from({ length: 2000 }, (_, i) => ({ id: `a${i}`, name: 'x'.repeat(90) }))
+    const text = JSON.stringify({ success: true, data: items })
+    const { read, batchesBeforeEnd } = await readArriving(text, [4096], 2048)
+    expect(read).toEqual({ value: { success: true, data: items } })
+    let batches = 0
+    await parseJsonInSteps(Buffer.from(text), async () => void batches++, 2048)
+    // ~230 kB in batches of ~2 kB (~110): most parsed while the rest was still coming (a scan that
+    // reaches the bytes not yet come waits for 64 kB more).
+    expect(batchesBeforeEnd).toBeGreaterThan(batches / 2)
   })
 })
 

@@ -10,8 +10,12 @@
  * structural bytes are ASCII, which no byte of a multi-byte UTF-8 character equals): `JSON.parse`
  * reads every value, and the scan checks what lies between them (colons, commas, keys,
  * whitespace). So a body is read as `JSON.parse` reads it, or not at all: anything the scan does
- * not expect gives `null`, and the caller reads the body whole as before (where invalid JSON
+ * not expect gives `undefined`, and the caller reads the body whole as before (where invalid JSON
  * fails as it always did).
+ *
+ * The reading can begin before the whole answer has come (`ArrivingBody`, fed by api/http.ts as
+ * the chunks arrive): a scan that reaches the bytes not yet come waits for more and begins that
+ * value again, so most of a long list is read while the rest of it is still on its way.
  */
 import { createHash } from 'node:crypto'
 import { nextTurn } from '../turn'
@@ -33,24 +37,99 @@ const OPEN_ARRAY = 0x5b
 const CLOSE_ARRAY = 0x5d
 const OPEN_OBJECT = 0x7b
 const CLOSE_OBJECT = 0x7d
+/** What `peek` gives past the end of a whole body. */
+const END = -1
 
 /** JSON's whitespace (and only it: `JSON.parse` takes no other). */
 const isSpace = (c: number | undefined) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09
 
 /** The scan met something it does not read (the body is then read whole). */
 class NotRead extends Error {}
+/** The scan reached bytes that have not come yet (thrown, not an error: waited for, then again). */
+const NEED_MORE = Symbol('more bytes')
 
-function skipSpace(b: Buffer, i: number): number {
-  while (isSpace(b[i])) i++
+/** A body's bytes: `buf[0, avail)` have come; all have once `done`. */
+interface Source {
+  readonly buf: Buffer
+  readonly avail: number
+  readonly done: boolean
+  /** Resolves once `avail` has reached `atLeast` (or no more bytes will come). */
+  more(atLeast: number): Promise<void>
+}
+
+/** An answer's bytes as they arrive, `total` of them (its Content-Length). */
+export class ArrivingBody implements Source {
+  readonly buf: Buffer
+  avail = 0
+  done = false
+  private wake: (() => void) | null = null
+  private wanted = 0
+
+  constructor(total: number) {
+    this.buf = Buffer.allocUnsafeSlow(total)
+  }
+
+  /** More bytes came (never more than `total` in all: HTTP holds a body to its Content-Length). */
+  add(chunk: Buffer): void {
+    this.buf.set(chunk, this.avail)
+    this.avail += chunk.length
+    this.woken()
+  }
+
+  /** No more bytes will come (the answer ended, or failed). */
+  end(): void {
+    this.done = true
+    this.woken()
+  }
+
+  /** The bytes that came. */
+  get body(): Buffer {
+    return this.avail === this.buf.length ? this.buf : this.buf.subarray(0, this.avail)
+  }
+
+  more(atLeast: number): Promise<void> {
+    if (this.done || this.avail >= atLeast) return Promise.resolve()
+    this.wanted = atLeast
+    return new Promise((resolve) => (this.wake = resolve))
+  }
+
+  private woken() {
+    if (!this.wake || (!this.done && this.avail < this.wanted)) return
+    const wake = this.wake
+    this.wake = null
+    wake()
+  }
+}
+
+/** A whole body. */
+const whole = (buf: Buffer): Source => ({
+  buf,
+  avail: buf.length,
+  done: true,
+  more: () => Promise.resolve()
+})
+
+/** The byte at `i`; END past a whole body's end; NEED_MORE thrown past what has come. */
+function peek(s: Source, i: number): number {
+  if (i < s.avail) return s.buf[i] as number
+  if (s.done) return END
+  throw NEED_MORE
+}
+
+const ranOut = (s: Source) => (s.done ? new NotRead() : NEED_MORE)
+
+function skipSpace(s: Source, i: number): number {
+  while (isSpace(peek(s, i))) i++
   return i
 }
 
 /** The end (exclusive) of the string whose opening quote is at `i`. */
-function stringEnd(b: Buffer, i: number): number {
+function stringEnd(s: Source, i: number): number {
+  const b = s.buf
   let from = i + 1
   for (;;) {
     const q = b.indexOf(QUOTE, from)
-    if (q < 0) throw new NotRead()
+    if (q < 0 || q >= s.avail) throw ranOut(s)
     let k = q - 1
     while (b[k] === BACKSLASH) k--
     if ((q - 1 - k) % 2 === 0) return q + 1 // not escaped: an even run of backslashes before it
@@ -59,40 +138,60 @@ function stringEnd(b: Buffer, i: number): number {
 }
 
 /** The end (exclusive) of the value that begins at `i` (`JSON.parse` checks the value itself). */
-function valueEnd(b: Buffer, i: number): number {
-  const c = b[i]
-  if (c === QUOTE) return stringEnd(b, i)
+function valueEnd(s: Source, i: number): number {
+  const b = s.buf
+  const c = peek(s, i)
+  if (c === QUOTE) return stringEnd(s, i)
   if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
     let depth = 0
     let j = i
-    while (j < b.length) {
+    while (j < s.avail) {
       const d = b[j] as number
       if (d === QUOTE) {
-        j = stringEnd(b, j)
+        j = stringEnd(s, j)
         continue
       }
       if (d === OPEN_ARRAY || d === OPEN_OBJECT) depth++
       else if ((d === CLOSE_ARRAY || d === CLOSE_OBJECT) && --depth === 0) return j + 1
       j++
     }
-    throw new NotRead()
+    throw ranOut(s)
   }
   // A number, true, false or null: up to the next delimiter.
   let j = i
-  while (j < b.length) {
-    const d = b[j]
-    if (d === COMMA || d === CLOSE_ARRAY || d === CLOSE_OBJECT || isSpace(d)) break
+  for (;;) {
+    const d = j < s.avail ? b[j] : s.done ? END : undefined
+    if (d === undefined) throw NEED_MORE // it may go on in the bytes to come
+    if (d === END || d === COMMA || d === CLOSE_ARRAY || d === CLOSE_OBJECT || isSpace(d)) break
     j++
   }
   if (j === i) throw new NotRead()
   return j
 }
 
-function parseSlice(b: Buffer, from: number, to: number): unknown {
+function parseText(text: string): unknown {
   try {
-    return JSON.parse(b.toString('utf8', from, to)) as unknown
+    return JSON.parse(text) as unknown
   } catch {
     throw new NotRead()
+  }
+}
+
+/**
+ * `unit()`, run again (from `from()`, where what it scans begins) once more bytes have come, for
+ * as long as it reaches bytes not yet come. It waits for twice as many bytes past `from()` as it
+ * had (at least 64 kB more), so a long value arriving in small chunks is scanned again only a few
+ * times, not once a chunk.
+ */
+async function until<T>(s: Source, from: () => number, unit: () => T): Promise<T> {
+  for (;;) {
+    try {
+      return unit()
+    } catch (e) {
+      if (e !== NEED_MORE) throw e
+      const had = s.avail - from()
+      await s.more(s.avail + Math.max(64 * 1024, had))
+    }
   }
 }
 
@@ -107,89 +206,187 @@ interface Steps {
 }
 
 /** The array that begins at `i`, its elements parsed a batch at a time. */
-async function readArray(b: Buffer, i: number, steps: Steps): Promise<Read> {
+async function readArray(s: Source, i: number, steps: Steps): Promise<Read> {
   const items: unknown[] = []
-  i = skipSpace(b, i + 1)
-  if (b[i] === CLOSE_ARRAY) return { value: items, end: i + 1 }
+  let at = await until(
+    s,
+    () => i,
+    () => skipSpace(s, i + 1)
+  )
+  if (
+    (await until(
+      s,
+      () => at,
+      () => peek(s, at)
+    )) === CLOSE_ARRAY
+  )
+    return { value: items, end: at + 1 }
   for (;;) {
-    const start = i
-    let end = i
+    // One batch: its elements scanned from `start`; `at` moves past each one wholly scanned.
+    const start = at
+    let end = at
     let count = 0
     let last = false
-    for (;;) {
-      end = valueEnd(b, i)
-      count++
-      i = skipSpace(b, end)
-      if (b[i] === CLOSE_ARRAY) {
-        last = true
-        break
+    const scan = () => {
+      while (!last) {
+        const e = valueEnd(s, at)
+        const next = skipSpace(s, e)
+        const c = peek(s, next)
+        if (c !== COMMA && c !== CLOSE_ARRAY) throw new NotRead()
+        const after = c === COMMA ? skipSpace(s, next + 1) : next
+        // Past this element (and the spaces after a comma, which may yet be waited for).
+        end = e
+        count++
+        at = after
+        if (c === CLOSE_ARRAY) last = true
+        else if (end - start >= steps.batchBytes || count >= BATCH_ITEMS) return
       }
-      if (b[i] !== COMMA) throw new NotRead()
-      i = skipSpace(b, i + 1)
-      if (end - start >= steps.batchBytes || count >= BATCH_ITEMS) break
     }
-    let batch: unknown
-    try {
-      batch = JSON.parse(`[${b.toString('utf8', start, end)}]`)
-    } catch {
-      throw new NotRead()
-    }
-    for (const item of batch as unknown[]) items.push(item)
-    if (last) return { value: items, end: i + 1 }
+    await until(s, () => at, scan)
+    const batch = parseText(`[${s.buf.toString('utf8', start, end)}]`) as unknown[]
+    for (const item of batch) items.push(item)
+    if (last) return { value: items, end: at + 1 }
     await steps.yieldNow()
   }
 }
 
 /** The object that begins at `i`: its keys and small values parsed at once, an array in steps. */
-async function readObject(b: Buffer, i: number, steps: Steps): Promise<Read> {
+async function readObject(s: Source, i: number, steps: Steps): Promise<Read> {
   const out: Record<string, unknown> = {}
-  i = skipSpace(b, i + 1)
-  if (b[i] === CLOSE_OBJECT) return { value: out, end: i + 1 }
+  let at = await until(
+    s,
+    () => i,
+    () => skipSpace(s, i + 1)
+  )
+  if (
+    (await until(
+      s,
+      () => at,
+      () => peek(s, at)
+    )) === CLOSE_OBJECT
+  )
+    return { value: out, end: at + 1 }
   for (;;) {
-    if (b[i] !== QUOTE) throw new NotRead()
-    const keyEnd = stringEnd(b, i)
-    const key = parseSlice(b, i, keyEnd) as string
-    i = skipSpace(b, keyEnd)
-    if (b[i] !== COLON) throw new NotRead()
-    i = skipSpace(b, i + 1)
+    const keyAt = at
+    if (
+      (await until(
+        s,
+        () => keyAt,
+        () => peek(s, keyAt)
+      )) !== QUOTE
+    )
+      throw new NotRead()
+    const keyEnd = await until(
+      s,
+      () => keyAt,
+      () => stringEnd(s, keyAt)
+    )
+    const key = parseText(s.buf.toString('utf8', keyAt, keyEnd)) as string
+    const colon = await until(
+      s,
+      () => keyEnd,
+      () => skipSpace(s, keyEnd)
+    )
+    if (
+      (await until(
+        s,
+        () => colon,
+        () => peek(s, colon)
+      )) !== COLON
+    )
+      throw new NotRead()
+    const valueAt = await until(
+      s,
+      () => colon,
+      () => skipSpace(s, colon + 1)
+    )
     let value: unknown
-    if (b[i] === OPEN_ARRAY) {
-      const read = await readArray(b, i, steps)
+    if (
+      (await until(
+        s,
+        () => valueAt,
+        () => peek(s, valueAt)
+      )) === OPEN_ARRAY
+    ) {
+      const read = await readArray(s, valueAt, steps)
       value = read.value
-      i = read.end
+      at = read.end
     } else {
-      const end = valueEnd(b, i)
-      value = parseSlice(b, i, end)
-      i = end
+      const end = await until(
+        s,
+        () => valueAt,
+        () => valueEnd(s, valueAt)
+      )
+      value = parseText(s.buf.toString('utf8', valueAt, end))
+      at = end
     }
     // As JSON.parse makes it: an own data property, also for "__proto__"; a later key wins.
     Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true })
-    i = skipSpace(b, i)
-    if (b[i] === CLOSE_OBJECT) return { value: out, end: i + 1 }
-    if (b[i] !== COMMA) throw new NotRead()
-    i = skipSpace(b, i + 1)
+    const next = await until(
+      s,
+      () => at,
+      () => skipSpace(s, at)
+    )
+    const c = await until(
+      s,
+      () => next,
+      () => peek(s, next)
+    )
+    if (c === CLOSE_OBJECT) return { value: out, end: next + 1 }
+    if (c !== COMMA) throw new NotRead()
+    at = await until(
+      s,
+      () => next,
+      () => skipSpace(s, next + 1)
+    )
   }
 }
 
 /**
- * The JSON value of `body` (UTF-8, a byte-order mark allowed), read in steps with `yieldNow`
- * awaited between them (an array's elements in batches of about `batchBytes`); `undefined` when the body is not an object or an array the steps read
- * (not JSON, JSON with text around it, a root of another type): read it whole then.
+ * The JSON value of `body` (UTF-8, a byte-order mark allowed) — a whole buffer, or an
+ * `ArrivingBody` still arriving — read in steps with `yieldNow` awaited between them (an array's
+ * elements in batches of about `batchBytes`); `undefined` when the body is not an object or an
+ * array the steps read (not JSON, JSON with text around it, a root of another type, an answer
+ * that ended early): read it whole then.
  */
 export async function parseJsonInSteps(
-  body: Buffer,
+  body: Buffer | ArrivingBody,
   yieldNow: () => Promise<void> = nextTurn,
   batchBytes = BATCH_BYTES
 ): Promise<{ value: unknown } | undefined> {
+  const s = body instanceof ArrivingBody ? body : whole(body)
   const steps = { yieldNow, batchBytes }
-  let i = body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf ? 3 : 0
-  i = skipSpace(body, i)
   try {
+    const bom = await until(
+      s,
+      () => 0,
+      () => peek(s, 0) === 0xef && peek(s, 1) === 0xbb && peek(s, 2) === 0xbf
+    )
+    const i = await until(
+      s,
+      () => 0,
+      () => skipSpace(s, bom ? 3 : 0)
+    )
+    const c = await until(
+      s,
+      () => i,
+      () => peek(s, i)
+    )
     let read: Read
-    if (body[i] === OPEN_OBJECT) read = await readObject(body, i, steps)
-    else if (body[i] === OPEN_ARRAY) read = await readArray(body, i, steps)
+    if (c === OPEN_OBJECT) read = await readObject(s, i, steps)
+    else if (c === OPEN_ARRAY) read = await readArray(s, i, steps)
     else return undefined
-    return skipSpace(body, read.end) === body.length ? { value: read.value } : undefined
+    // Nothing but spaces after it, to the end of all the bytes.
+    const end = await until(
+      s,
+      () => read.end,
+      () => {
+        const j = skipSpace(s, read.end)
+        if (j === s.avail && !s.done) throw NEED_MORE
+        return j
+      }
+    )
+    return end === s.avail && s.avail === s.buf.length ? { value: read.value } : undefined
   } catch (e) {
     if (e instanceof NotRead) return undefined
     throw e

@@ -309,9 +309,10 @@ export function createTransport(opts: ApiClientOptions): Transport {
     const ok2xx = raw.status >= 200 && raw.status < 300
 
     if (ok2xx && raw.body.length >= LARGE_ANSWER_BYTES) {
-      // A long list from a server without paging: read, searched and hashed in steps, so main
-      // answers meanwhile (largeAnswer.ts). What the steps do not read is read whole below.
-      const read = await parseJsonInSteps(raw.body)
+      // A long list from a server without paging: read in steps as it arrived (http.ts), then
+      // searched and hashed in steps, so main answers meanwhile (largeAnswer.ts). What the steps
+      // do not read is read whole below.
+      const read = await (raw.read ?? parseJsonInSteps(raw.body))
       if (read && isRecord(read.value) && read.value.success === true) {
         const clean = !(await bytesMayHold(raw.body, secrets))
         return succeed(call, extra, read.value.data ?? null, secrets, clean, () => digestInSteps(raw.body))
