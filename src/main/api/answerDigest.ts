@@ -6,12 +6,29 @@
  * Kept beside the value (a WeakMap), not in it: the items reach the renderer unchanged.
  */
 import { createHash } from 'node:crypto'
+import { nextTurn } from '../turn'
 
 const digests = new WeakMap<object, string>()
 
 /** The digest of an answer's body. */
 export function digestOf(body: Uint8Array): string {
   return createHash('sha256').update(body).digest('base64')
+}
+
+/** Bytes hashed per step by `digestInSteps` (~5 ms). */
+const DIGEST_STEP = 2 * 1024 * 1024
+
+/** `digestOf` in steps of DIGEST_STEP bytes, with `yieldNow` between them (a long answer). */
+export async function digestInSteps(
+  body: Uint8Array,
+  yieldNow: () => Promise<void> = nextTurn
+): Promise<string> {
+  const hash = createHash('sha256')
+  for (let at = 0; at < body.length; at += DIGEST_STEP) {
+    if (at > 0) await yieldNow()
+    hash.update(body.subarray(at, at + DIGEST_STEP))
+  }
+  return hash.digest('base64')
 }
 
 /** Marks `value` as read from an answer with this digest (no mark when `digest` is undefined). */

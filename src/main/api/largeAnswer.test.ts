@@ -8,10 +8,10 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startScriptedServer, type ScriptedServer } from '../../../test/servers/scriptedServer'
 import { bytesMayHold, jsonMayHold, MASK } from '../mask'
-import { answerDigest, digestOf } from './answerDigest'
+import { answerDigest, digestInSteps, digestOf } from './answerDigest'
 import { JOIN_AT, JOIN_STEP, joinChunks } from './http'
 import { memoryCapabilityStore } from './client'
-import { ArrivingBody, digestInSteps, LARGE_ANSWER_BYTES, parseJsonInSteps } from './largeAnswer'
+import { ArrivingBody, LARGE_ANSWER_BYTES, parseJsonInSteps } from './largeAnswer'
 import { createTransport } from './transport'
 
 const noYield = () => Promise.resolve()

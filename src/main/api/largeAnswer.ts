@@ -17,7 +17,6 @@
  * the chunks arrive): a scan that reaches the bytes not yet come waits for more and begins that
  * value again, so most of a long list is read while the rest of it is still on its way.
  */
-import { createHash } from 'node:crypto'
 import { nextTurn } from '../turn'
 
 /** Answers this long or longer are read in steps by the transport. */
@@ -26,8 +25,6 @@ export const LARGE_ANSWER_BYTES = 2 * 1024 * 1024
 const BATCH_BYTES = 256 * 1024
 /** …or holds this many elements. */
 const BATCH_ITEMS = 1000
-/** Bytes hashed per step (~5 ms). */
-const DIGEST_STEP = 2 * 1024 * 1024
 
 const QUOTE = 0x22
 const BACKSLASH = 0x5c
@@ -391,17 +388,4 @@ export async function parseJsonInSteps(
     if (e instanceof NotRead) return undefined
     throw e
   }
-}
-
-/** `digestOf` (answerDigest.ts) in steps of DIGEST_STEP bytes, with `yieldNow` between them. */
-export async function digestInSteps(
-  body: Uint8Array,
-  yieldNow: () => Promise<void> = nextTurn
-): Promise<string> {
-  const hash = createHash('sha256')
-  for (let at = 0; at < body.length; at += DIGEST_STEP) {
-    if (at > 0) await yieldNow()
-    hash.update(body.subarray(at, at + DIGEST_STEP))
-  }
-  return hash.digest('base64')
 }

@@ -17,8 +17,8 @@ import { currentSignal } from '../callContext'
 import { createAgents, send, TransportError, type RawResponse } from './http'
 import { bytesMayHold, jsonMayHold, markChecked, maskSecrets, maskSecretsInSteps } from '../mask'
 import { nextIdempotencyKey } from './idempotency'
-import { digestOf, markAnswer } from './answerDigest'
-import { digestInSteps, LARGE_ANSWER_BYTES, parseJsonInSteps } from './largeAnswer'
+import { digestInSteps, digestOf, markAnswer } from './answerDigest'
+import { LARGE_ANSWER_BYTES, parseJsonInSteps } from './largeAnswer'
 import { failureFromResponse, isRecord, isRouteMiss, parseBody } from './normalize'
 
 export interface ApiClientOptions {
