@@ -202,22 +202,23 @@ interface Steps {
   batchBytes: number
 }
 
+/** Past the spaces from `from`: where the next byte is, and the byte (END past a whole body). */
+const nextByte = (s: Source, from: number) =>
+  until(
+    s,
+    () => from,
+    () => {
+      const at = skipSpace(s, from)
+      return { at, c: peek(s, at) }
+    }
+  )
+
 /** The array that begins at `i`, its elements parsed a batch at a time. */
 async function readArray(s: Source, i: number, steps: Steps): Promise<Read> {
   const items: unknown[] = []
-  let at = await until(
-    s,
-    () => i,
-    () => skipSpace(s, i + 1)
-  )
-  if (
-    (await until(
-      s,
-      () => at,
-      () => peek(s, at)
-    )) === CLOSE_ARRAY
-  )
-    return { value: items, end: at + 1 }
+  const first = await nextByte(s, i + 1)
+  if (first.c === CLOSE_ARRAY) return { value: items, end: first.at + 1 }
+  let at = first.at
   for (;;) {
     // One batch: its elements scanned from `start`; `at` moves past each one wholly scanned.
     const start = at
@@ -250,92 +251,40 @@ async function readArray(s: Source, i: number, steps: Steps): Promise<Read> {
 /** The object that begins at `i`: its keys and small values parsed at once, an array in steps. */
 async function readObject(s: Source, i: number, steps: Steps): Promise<Read> {
   const out: Record<string, unknown> = {}
-  let at = await until(
-    s,
-    () => i,
-    () => skipSpace(s, i + 1)
-  )
-  if (
-    (await until(
-      s,
-      () => at,
-      () => peek(s, at)
-    )) === CLOSE_OBJECT
-  )
-    return { value: out, end: at + 1 }
+  let next = await nextByte(s, i + 1)
+  if (next.c === CLOSE_OBJECT) return { value: out, end: next.at + 1 }
   for (;;) {
-    const keyAt = at
-    if (
-      (await until(
-        s,
-        () => keyAt,
-        () => peek(s, keyAt)
-      )) !== QUOTE
-    )
-      throw new NotRead()
+    if (next.c !== QUOTE) throw new NotRead()
+    const keyAt = next.at
     const keyEnd = await until(
       s,
       () => keyAt,
       () => stringEnd(s, keyAt)
     )
     const key = parseText(s.buf.toString('utf8', keyAt, keyEnd)) as string
-    const colon = await until(
-      s,
-      () => keyEnd,
-      () => skipSpace(s, keyEnd)
-    )
-    if (
-      (await until(
-        s,
-        () => colon,
-        () => peek(s, colon)
-      )) !== COLON
-    )
-      throw new NotRead()
-    const valueAt = await until(
-      s,
-      () => colon,
-      () => skipSpace(s, colon + 1)
-    )
+    const colon = await nextByte(s, keyEnd)
+    if (colon.c !== COLON) throw new NotRead()
+    const start = await nextByte(s, colon.at + 1)
     let value: unknown
-    if (
-      (await until(
-        s,
-        () => valueAt,
-        () => peek(s, valueAt)
-      )) === OPEN_ARRAY
-    ) {
-      const read = await readArray(s, valueAt, steps)
+    let end: number
+    if (start.c === OPEN_ARRAY) {
+      const read = await readArray(s, start.at, steps)
       value = read.value
-      at = read.end
+      end = read.end
     } else {
-      const end = await until(
+      end = await until(
         s,
-        () => valueAt,
-        () => valueEnd(s, valueAt)
+        () => start.at,
+        () => valueEnd(s, start.at)
       )
-      value = parseText(s.buf.toString('utf8', valueAt, end))
-      at = end
+      value = parseText(s.buf.toString('utf8', start.at, end))
     }
     // As JSON.parse makes it: an own data property, also for "__proto__"; a later key wins.
     Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true })
-    const next = await until(
-      s,
-      () => at,
-      () => skipSpace(s, at)
-    )
-    const c = await until(
-      s,
-      () => next,
-      () => peek(s, next)
-    )
-    if (c === CLOSE_OBJECT) return { value: out, end: next + 1 }
-    if (c !== COMMA) throw new NotRead()
-    at = await until(
-      s,
-      () => next,
-      () => skipSpace(s, next + 1)
-    )
+    const after = await nextByte(s, end)
+    if (after.c === CLOSE_OBJECT) return { value: out, end: after.at + 1 }
+    if (after.c !== COMMA) throw new NotRead()
+    next = await nextByte(s, after.at + 1)
   }
 }
 
@@ -359,19 +308,10 @@ export async function parseJsonInSteps(
       () => 0,
       () => peek(s, 0) === 0xef && peek(s, 1) === 0xbb && peek(s, 2) === 0xbf
     )
-    const i = await until(
-      s,
-      () => 0,
-      () => skipSpace(s, bom ? 3 : 0)
-    )
-    const c = await until(
-      s,
-      () => i,
-      () => peek(s, i)
-    )
+    const root = await nextByte(s, bom ? 3 : 0)
     let read: Read
-    if (c === OPEN_OBJECT) read = await readObject(s, i, steps)
-    else if (c === OPEN_ARRAY) read = await readArray(s, i, steps)
+    if (root.c === OPEN_OBJECT) read = await readObject(s, root.at, steps)
+    else if (root.c === OPEN_ARRAY) read = await readArray(s, root.at, steps)
     else return undefined
     // Nothing but spaces after it, to the end of all the bytes.
     const end = await until(
