@@ -45,10 +45,12 @@ class NotRead extends Error {}
 /** The scan reached bytes that have not come yet (thrown, not an error: waited for, then again). */
 const NEED_MORE = Symbol('more bytes')
 
-/** A body's bytes: `buf[0, avail)` have come; all have once `done`. */
+/** A body's bytes: `buf[0, avail)` have come (`came`); all have once `done`. */
 interface Source {
   readonly buf: Buffer
   readonly avail: number
+  /** `buf[0, avail)`: searched, never the bytes past it (not yet come: whatever memory held). */
+  readonly came: Buffer
   readonly done: boolean
   /** Resolves once `avail` has reached `atLeast` (or no more bytes will come). */
   more(atLeast: number): Promise<void>
@@ -58,18 +60,21 @@ interface Source {
 export class ArrivingBody implements Source {
   readonly buf: Buffer
   avail = 0
+  came: Buffer
   done = false
   private wake: (() => void) | null = null
   private wanted = 0
 
   constructor(total: number) {
     this.buf = Buffer.allocUnsafeSlow(total)
+    this.came = this.buf.subarray(0, 0)
   }
 
   /** More bytes came (never more than `total` in all: HTTP holds a body to its Content-Length). */
   add(chunk: Buffer): void {
     this.buf.set(chunk, this.avail)
     this.avail += chunk.length
+    this.came = this.buf.subarray(0, this.avail)
     this.woken()
   }
 
@@ -81,7 +86,7 @@ export class ArrivingBody implements Source {
 
   /** The bytes that came. */
   get body(): Buffer {
-    return this.avail === this.buf.length ? this.buf : this.buf.subarray(0, this.avail)
+    return this.avail === this.buf.length ? this.buf : this.came
   }
 
   more(atLeast: number): Promise<void> {
@@ -102,6 +107,7 @@ export class ArrivingBody implements Source {
 const whole = (buf: Buffer): Source => ({
   buf,
   avail: buf.length,
+  came: buf,
   done: true,
   more: () => Promise.resolve()
 })
@@ -125,8 +131,8 @@ function stringEnd(s: Source, i: number): number {
   const b = s.buf
   let from = i + 1
   for (;;) {
-    const q = b.indexOf(QUOTE, from)
-    if (q < 0 || q >= s.avail) throw ranOut(s)
+    const q = s.came.indexOf(QUOTE, from)
+    if (q < 0) throw ranOut(s)
     let k = q - 1
     while (b[k] === BACKSLASH) k--
     if ((q - 1 - k) % 2 === 0) return q + 1 // not escaped: an even run of backslashes before it
