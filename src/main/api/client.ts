@@ -24,7 +24,8 @@
  *   404/405 marks them 'not_offered' in the CapabilityStore and throws kind 'not_offered'; later
  *   calls throw at once without a request. A success marks them 'offered'.
  * - Timeouts: a deadline (timeoutMs) for the whole exchange, and for reads a shorter one to the
- *   first byte of the answer (firstByteTimeoutMs, 10 s). The current IPC call's AbortSignal
+ *   first byte of the answer (firstByteTimeoutMs, 10 s); an answer still coming at the deadline
+ *   has another deadline's time while it comes at 64 KiB/s or faster (minBodyBytesPerSecond). The current IPC call's AbortSignal
  *   (callContext) aborts the request: kind 'cancelled'. No request waits for a pool slot (reads
  *   and writes have their own keep-alive agents, without a socket limit). Idempotent GETs
  *   are retried (getRetries times, 150 ms × attempt backoff) on network failures only

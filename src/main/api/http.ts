@@ -30,13 +30,16 @@ export class TransportError extends Error {
   readonly responseStarted: boolean
   /** For a timeout: the deadline that ran out, in ms. */
   readonly limitMs: number | undefined
+  /** For a timeout: the answer's body was coming, too slowly (see SendOptions.minBodyBytesPerSecond). */
+  readonly slowBody: boolean
   constructor(
     failure: TransportFailure,
     code: string,
     message: string,
     reusedSocket = false,
     responseStarted = false,
-    limitMs?: number
+    limitMs?: number,
+    slowBody = false
   ) {
     super(message)
     this.name = 'TransportError'
@@ -45,6 +48,7 @@ export class TransportError extends Error {
     this.reusedSocket = reusedSocket
     this.responseStarted = responseStarted
     this.limitMs = limitMs
+    this.slowBody = slowBody
   }
 }
 
@@ -53,8 +57,15 @@ export interface SendOptions {
   url: URL
   headers: Record<string, string>
   body?: string
-  /** Deadline for the whole exchange: connect, headers and body. */
+  /** Deadline for the whole exchange: connect, headers and body (but see minBodyBytesPerSecond). */
   timeoutMs: number
+  /**
+   * When the deadline runs out while the answer's body is coming, it is moved on by `timeoutMs`
+   * as long as at least this many bytes a second came since the last time it was (a long list from
+   * a server without paging, ~100 MB, takes minutes on a slow line): a body that keeps coming is
+   * not cut off, one that stalls or trickles is. Default 0: never moved.
+   */
+  minBodyBytesPerSecond?: number
   /** Deadline for the answer's status line and headers (shorter than timeoutMs to matter). */
   firstByteTimeoutMs?: number
   /** Aborting it destroys the request's socket and fails with 'cancelled'. */
@@ -142,15 +153,18 @@ export function send(opts: SendOptions): Promise<RawResponse> {
     const fail = (err: unknown) =>
       finish(() => {
         if (abortReason === 'timeout' || abortReason === 'first_byte') {
-          const limit = abortReason === 'timeout' ? opts.timeoutMs : (opts.firstByteTimeoutMs ?? 0)
+          const limit =
+            abortReason === 'timeout' ? deadlines * opts.timeoutMs : (opts.firstByteTimeoutMs ?? 0)
+          const slow = abortReason === 'timeout' && received > 0
           reject(
             new TransportError(
               'timeout',
               'ETIMEDOUT',
-              `No answer within ${limit} ms`,
+              slow ? `The answer was still coming after ${limit} ms` : `No answer within ${limit} ms`,
               false,
               responseStarted,
-              limit
+              limit,
+              slow
             )
           )
         } else if (abortReason === 'cancelled') {
@@ -178,7 +192,21 @@ export function send(opts: SendOptions): Promise<RawResponse> {
       return
     }
     opts.signal?.addEventListener('abort', onAbort, { once: true })
-    const timer = setTimeout(() => abort('timeout'), opts.timeoutMs)
+    // Body bytes received, those at the deadline's last move, and the deadlines run out so far.
+    let received = 0
+    let receivedAtDeadline = 0
+    let deadlines = 1
+    const onDeadline = () => {
+      const enough = ((opts.minBodyBytesPerSecond ?? 0) * opts.timeoutMs) / 1000
+      if (enough > 0 && received > 0 && received - receivedAtDeadline >= enough) {
+        receivedAtDeadline = received
+        deadlines += 1
+        timer = setTimeout(onDeadline, opts.timeoutMs)
+        return
+      }
+      abort('timeout')
+    }
+    let timer = setTimeout(onDeadline, opts.timeoutMs)
     const firstByteTimer =
       opts.firstByteTimeoutMs !== undefined && opts.firstByteTimeoutMs < opts.timeoutMs
         ? setTimeout(() => abort('first_byte'), opts.firstByteTimeoutMs)
@@ -211,6 +239,7 @@ export function send(opts: SendOptions): Promise<RawResponse> {
           res.on('data', (chunk: Buffer) => {
             if (settled) return
             total += chunk.length
+            received = total
             if (total > opts.maxResponseBytes) {
               abort('too_large')
               return

@@ -28,6 +28,13 @@ export interface ApiClientOptions {
   capabilities: CapabilityStore
   /** Deadline for a whole exchange of a read (GET). Default 15000. */
   timeoutMs?: number
+  /**
+   * An answer whose body is still coming at the deadline has another deadline's time, as often as
+   * at least this many bytes a second came meanwhile (http.ts). Default 64 KiB/s: a list of 100,000
+   * agents (~100 MB) from a server without paging gets the 27 minutes it takes at that rate, and a
+   * body that stalls is cut off at the next deadline.
+   */
+  minBodyBytesPerSecond?: number
   /** Deadline for a whole exchange of a write (POST, PATCH, DELETE): slow stores must not look lost. Default 4 × timeoutMs (60000). */
   writeTimeoutMs?: number
   /**
@@ -147,6 +154,7 @@ export function createTransport(opts: ApiClientOptions): Transport {
   const writeTimeoutMs = opts.writeTimeoutMs ?? readTimeoutMs * 4
   const firstByteTimeoutMs = Math.min(opts.firstByteTimeoutMs ?? 10_000, readTimeoutMs)
   const maxResponseBytes = opts.maxResponseBytes ?? 256 * 1024 * 1024
+  const minBodyBytesPerSecond = opts.minBodyBytesPerSecond ?? 64 * 1024
   const getRetries = Math.max(0, opts.getRetries ?? 2)
   const caps = opts.capabilities
   // Reads and writes on separate pools: neither waits for the other's sockets (nor does any
@@ -161,7 +169,10 @@ export function createTransport(opts: ApiClientOptions): Transport {
       if (err.failure === 'timeout') {
         const ms = err.limitMs ?? timeoutMs
         const limit = ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`
-        return new AppError({ kind: 'timeout', message: `${host} did not answer within ${limit}` })
+        const message = err.slowBody
+          ? `${host} did not finish its answer within ${limit}: it came too slowly or stopped`
+          : `${host} did not answer within ${limit}`
+        return new AppError({ kind: 'timeout', message })
       }
       if (err.failure === 'too_large') {
         const mb = maxResponseBytes / (1024 * 1024)
@@ -206,6 +217,7 @@ export function createTransport(opts: ApiClientOptions): Transport {
           url,
           headers,
           timeoutMs,
+          minBodyBytesPerSecond,
           maxResponseBytes,
           agents: idempotent ? agents.read : agents.write
         }

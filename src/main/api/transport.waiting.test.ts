@@ -127,6 +127,98 @@ describe('deadlines', () => {
   })
 })
 
+/**
+ * A server answering `GET /agents` with `count` agents (~1 kB each) at `bytesPerTick` bytes every
+ * 25 ms, after a first `head` bytes at once: a long list on a slow line.
+ */
+async function startDrippingServer(count: number, head: number, bytesPerTick: number) {
+  const agents = Array.from({ length: count }, (_, i) => ({
+    id: `a${i}`,
+    name: `Agent ${i} ${'x'.repeat(900)}`
+  }))
+  const body = Buffer.from(list(agents))
+  const sockets = new Set<Socket>()
+  const server = http.createServer((req, res) => {
+    req.resume()
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(body.length) })
+    let at = Math.min(head, body.length)
+    res.write(body.subarray(0, at))
+    const tick = setInterval(() => {
+      if (res.destroyed) return clearInterval(tick)
+      const next = Math.min(body.length, at + bytesPerTick)
+      res.write(body.subarray(at, next))
+      at = next
+      if (at === body.length) {
+        clearInterval(tick)
+        res.end()
+      }
+    }, 25)
+    res.on('close', () => clearInterval(tick))
+  })
+  server.on('connection', (s) => {
+    sockets.add(s)
+    s.on('close', () => sockets.delete(s))
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    bytes: body.length,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy()
+        server.close(() => resolve())
+      })
+  }
+}
+
+describe('a long answer on a slow line', () => {
+  it('is read whole while it keeps coming, past the deadline', async () => {
+    // ~3 MB at ~4 MB/s: ~0.8 s, against a deadline of 300 ms.
+    const srv = await startDrippingServer(3000, 64 * 1024, 100 * 1024)
+    try {
+      const started = Date.now()
+      const c = clientFor(srv.url, {
+        timeoutMs: 300,
+        firstByteTimeoutMs: 300,
+        minBodyBytesPerSecond: 256 * 1024
+      })
+      const agents = await c.agents.list()
+      expect(agents).toHaveLength(3000)
+      expect(agents[2999]?.id).toBe('a2999')
+      expect(Date.now() - started).toBeGreaterThan(300)
+    } finally {
+      await srv.close()
+    }
+  })
+
+  it('is cut off at the deadline when no rate keeps it going', async () => {
+    const srv = await startDrippingServer(3000, 64 * 1024, 100 * 1024)
+    try {
+      const c = clientFor(srv.url, { timeoutMs: 300, minBodyBytesPerSecond: 0 })
+      const err = await failure(() => c.agents.list())
+      expect(err.kind).toBe('timeout')
+      expect(err.message).toMatch(/did not finish its answer within 300 ms: it came too slowly or stopped$/)
+    } finally {
+      await srv.close()
+    }
+  })
+
+  it('is cut off at a later deadline once it comes slower than the rate', async () => {
+    // 512 kB at once (more than a deadline's worth at 256 kB/s), then 1 kB every 25 ms (40 kB/s).
+    const srv = await startDrippingServer(3000, 512 * 1024, 1024)
+    try {
+      const started = Date.now()
+      const c = clientFor(srv.url, { timeoutMs: 400, minBodyBytesPerSecond: 256 * 1024 })
+      const err = await failure(() => c.agents.list())
+      expect(err.kind).toBe('timeout')
+      expect(err.message).toMatch(/did not finish its answer within 800 ms: it came too slowly or stopped$/)
+      expect(Date.now() - started).toBeLessThan(3000)
+    } finally {
+      await srv.close()
+    }
+  })
+})
+
 describe('hung requests do not exhaust the pool', () => {
   let srv: Awaited<ReturnType<typeof startRoutedServer>>
   let hang: (m: string, p: string) => boolean
