@@ -12,7 +12,7 @@ import { AgentStrict, AgentType, TagStrict } from '../../shared'
 import { call, client, signUp, startTestServer, type TestServer } from '../../../test/support/serviceKit'
 import { hashPassword } from '../auth'
 import { openDatabase } from '../db'
-import { AGENTS_PAGE_SQL } from './agents'
+import { AGENTS_PAGE_SQL, LONG_PAGE } from './agents'
 import { MIGRATIONS, openStorage } from './index'
 import { publicUser } from './users'
 
@@ -184,6 +184,34 @@ describe('schema version 3 (partial reference indexes, tag links without rowid)'
 })
 
 describe('agents list', () => {
+  it('answers the whole list, a long page and pages alike: the same texts, newest first', async () => {
+    const dataText = (text: string) => {
+      const m = /^\{"success":true,"data":(\[.*\])\}$/s.exec(text)
+      if (!m) throw new Error(`not a list answer: ${text.slice(0, 80)}`)
+      return m[1] as string
+    }
+    const whole = await me.api.get('/agents')
+    const agents = AgentStrict.array().parse(whole.data)
+    // The agents of the answer test above (odd names, tags, a prompt) and one with a document.
+    expect(agents.length).toBeGreaterThan(75)
+    expect(agents.some((a) => a.document && 'id' in a.document)).toBe(true)
+    const created = agents.map((a) => a.createdAt)
+    expect(created).toEqual([...created].sort().reverse())
+    // Pages (SQLite joins each page's text) read in turn give the same text as the whole list
+    // (rows joined by the service) and as a page longer than LONG_PAGE.
+    const pages: string[] = []
+    for (let skip = 0; ; skip += 7) {
+      const page = dataText((await me.api.get(`/agents?skip=${skip}&take=7`)).text)
+      if (page === '[]') break
+      pages.push(page.slice(1, -1))
+    }
+    expect(`[${pages.join(',')}]`).toBe(dataText(whole.text))
+    const long = await me.api.get(`/agents?take=${LONG_PAGE + 1}`)
+    expect(dataText(long.text)).toBe(dataText(whole.text))
+    const tail = await me.api.get(`/agents?skip=5&take=${LONG_PAGE + 1}`)
+    expect(tail.data).toEqual((whole.data as unknown[]).slice(5))
+  })
+
   it('finds a page in the index alone: the rows skip passes over are not read', () => {
     const dir = mkdtempSync(join(tmpdir(), 'agent-desk-agents-plan-'))
     const db = openDatabase(join(dir, 'service.db'), MIGRATIONS)

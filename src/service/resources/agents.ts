@@ -89,6 +89,18 @@ export const AGENTS_PAGE_SQL = `SELECT '[' || coalesce(group_concat(j, ',' ORDER
     FROM (SELECT seq FROM agents WHERE user_id = :uid ORDER BY created_at DESC, seq DESC LIMIT :take OFFSET :skip) p
     JOIN agents a ON a.seq = p.seq LEFT JOIN documents d ON d.id = a.document_id)`
 
+/**
+ * The same agents as rows, newest first, for a long page or the whole list (joined in JavaScript,
+ * LONG_PAGE). SQLite's `group_concat` of 10,000 agents (7.8 M characters) took 170–270 ms, of 100,000
+ * 2.3–3.6 s, against 100–120 ms and 1.6–1.7 s for these rows joined, and 7–8 ms for a page of 1,000.
+ */
+export const AGENTS_ROWS_SQL = `SELECT j FROM (SELECT ${AGENT_JSON} AS j, a.created_at AS ca, a.seq AS seq
+    FROM (SELECT seq FROM agents WHERE user_id = :uid ORDER BY created_at DESC, seq DESC LIMIT :take OFFSET :skip) p
+    JOIN agents a ON a.seq = p.seq LEFT JOIN documents d ON d.id = a.document_id)
+  ORDER BY ca DESC, seq DESC`
+/** Pages longer than this (and the whole list) are read as rows (AGENTS_ROWS_SQL). */
+export const LONG_PAGE = 2000
+
 export interface AgentInput {
   name: string
   type: string
@@ -115,6 +127,7 @@ export function agentsStorage(db: Db) {
     tag: db.prepare(`SELECT ${TAG_JSON} AS j FROM tags t WHERE t.id = ? AND t.user_id = ?`),
     get: db.prepare(`SELECT ${AGENT_JSON} AS j ${AGENT_FROM} WHERE a.id = :id AND a.user_id = :uid`),
     list: db.prepare(AGENTS_PAGE_SQL),
+    rows: db.prepare(AGENTS_ROWS_SQL).raw(),
     // The tags in order, in one statement: a JSON array's index is the tag's position.
     insertTags: db.prepare(
       'INSERT OR IGNORE INTO agent_tags (agent_id, tag_id, position) SELECT ?, value, key FROM json_each(?)'
@@ -186,9 +199,14 @@ export function agentsStorage(db: Db) {
     },
     /** The page of agents as one JSON array text, newest first. */
     listJson(user: UserStrict, p: Page): string {
-      const r = s.list.get({ uid: user.id, user: userJson(user), take: p.take, skip: p.skip }) as
-        Row | undefined
-      return r ? str(r.j) : '[]'
+      const params = { uid: user.id, user: userJson(user), take: p.take, skip: p.skip }
+      if (p.take >= 0 && p.take <= LONG_PAGE) {
+        const r = s.list.get(params) as Row | undefined
+        return r ? str(r.j) : '[]'
+      }
+      const texts: string[] = []
+      for (const r of s.rows.iterate(params) as Iterable<unknown[]>) texts.push(str(r[0]))
+      return `[${texts.join(',')}]`
     },
     remove(user: UserStrict, id: string): boolean {
       return s.remove.run(id, user.id).changes > 0
