@@ -23,6 +23,7 @@ import {
 import { deskApiOver, signedUp, tempDir, testCore, type TestCore } from '../../test/support/mainCore'
 import { AnswerPieces } from './answerPieces'
 import { ListText } from './offline/listText'
+import { itemsOfJson } from '../shared/results'
 
 const cleanup: (() => Promise<void>)[] = []
 afterEach(async () => {
@@ -76,10 +77,8 @@ describe('a long list in pieces', () => {
       if (piece) pieces.push(piece)
     }
     expect(pieces.map((p) => p.done)).toEqual([false, false, true])
-    const all = pieces.flatMap((p) => ('json' in p ? (JSON.parse(p.json) as Agent[]) : [])) as Agent[]
-    expect(pieces.map((p) => ('json' in p ? (JSON.parse(p.json) as unknown[]).length : -1))).toEqual([
-      3, 3, 2
-    ])
+    const all = pieces.flatMap((p) => ('json' in p ? itemsOfJson(p.json) : [])) as Agent[]
+    expect(pieces.map((p) => ('json' in p ? itemsOfJson(p.json).length : -1))).toEqual([3, 3, 2])
     expect(all.map((x) => x.name).sort()).toEqual([...names].sort())
     expect(new Set(all.map((x) => x.id)).size).toBe(8)
     // Taken: asked again, it is gone.
@@ -108,7 +107,7 @@ describe('a long list in pieces', () => {
     expect(single.ok && single.more).toBe(undefined)
     // (A list main holds as text comes in the reply's JSON.)
     expect(single.ok && (single.value as Read<Agent[]>).data).toEqual([])
-    expect(whole.data).toEqual(single.ok && single.json ? JSON.parse(single.json) : null)
+    expect(whole.data).toEqual(single.ok && single.json ? itemsOfJson(single.json) : null)
     // The cache-only read a start asks for early comes whole too.
     expect((await api.agents.list({ cacheOnly: true })).data).toHaveLength(7)
     // A short list goes out as it is.
@@ -130,7 +129,7 @@ describe('a long list in pieces', () => {
         if (channel === 'answers.next') done.push('ask')
         const r = await t.core.invoke(channel, input)
         const json = r.ok && channel === 'answers.next' ? (r.value as { json?: unknown }).json : undefined
-        if (typeof json === 'string') sent.add(json)
+        if (Array.isArray(json)) for (const part of json as string[]) sent.add(part)
         return r
       },
       () => () => undefined
@@ -251,7 +250,7 @@ describe('a list held as text', () => {
     expect(short).toEqual({
       ok: true,
       value: { data: [], source: 'network' },
-      json: `[${texts(4).join(',')}]`
+      json: [`[${texts(4).join(',')}]`]
     })
     const long = pieces.reply({ data: new ListText(texts(9)), source: 'network' }, owner)
     expect(long.value).toEqual({ data: [], source: 'network' })
@@ -259,10 +258,34 @@ describe('a list held as text', () => {
     const id = long.more?.id ?? ''
     const got = [pieces.next(id, owner), pieces.next(id, owner), pieces.next(id, owner)]
     expect(got.map((p) => p.done)).toEqual([false, false, true])
-    expect(got.map((p) => ('json' in p ? (JSON.parse(p.json) as unknown[]).length : -1))).toEqual([4, 4, 1])
-    expect(got.flatMap((p) => ('json' in p ? (JSON.parse(p.json) as unknown[]) : []))).toEqual(
+    expect(got.map((p) => ('json' in p ? itemsOfJson(p.json).length : -1))).toEqual([4, 4, 1])
+    expect(got.flatMap((p) => ('json' in p ? itemsOfJson(p.json) : []))).toEqual(
       texts(9).map((x) => JSON.parse(x) as unknown)
     )
     expect(() => pieces.next(id, owner)).toThrow(/no longer at hand/)
+  })
+
+  it('leaves in parts of about a set length, each a JSON array, an item never split', () => {
+    const sizes = [10, 700, 30, 30, 2500, 5, 5, 5, 900, 40]
+    const all = sizes.map((n, i) => JSON.stringify({ id: `a${i}`, text: 'é😀x'.repeat(n) }))
+    const list = new ListText(all)
+    for (const [from, to] of [
+      [0, all.length],
+      [3, 8],
+      [4, 5],
+      [2, 2],
+      [6, 99]
+    ] as const) {
+      const parts = list.jsonParts(from, to, 2000)
+      expect(itemsOfJson(parts)).toEqual(all.slice(from, to).map((t) => JSON.parse(t) as unknown))
+      for (const part of parts) {
+        const items = JSON.parse(part) as unknown[]
+        // Longer than the set length only when it ends on the item that reached it.
+        const withoutLast = items.slice(0, -1).map((x) => JSON.stringify(x).length + 1)
+        expect(withoutLast.reduce((a, b) => a + b, 0)).toBeLessThan(2000)
+      }
+    }
+    expect(list.jsonParts(0, all.length, 2000).length).toBeGreaterThan(3)
+    expect(list.jsonParts(0, all.length).length).toBe(1)
   })
 })

@@ -17,6 +17,7 @@
 import { randomBytes } from 'node:crypto'
 import { AppError } from '../shared/errors'
 import type { AnswerMore, AnswerPiece } from '../shared/ipc'
+import type { JsonParts } from '../shared/results'
 import { isPlainObject } from './offline/merge'
 import { ListText } from './offline/listText'
 
@@ -73,13 +74,13 @@ export class AnswerPieces {
     value: unknown,
     owner: unknown,
     token: string | null = null
-  ): { ok: true; value: unknown; more?: AnswerMore; json?: string } {
+  ): { ok: true; value: unknown; more?: AnswerMore; json?: JsonParts } {
     const data = (value as { data?: unknown } | null)?.data
     const text = data instanceof ListText
     if (!isPlainObject(value) || !(Array.isArray(data) || text)) return { ok: true, value }
     // A list held as text leaves as text (parsed by the preload): none of it is parsed here.
     if (text && data.length <= this.textPieceItems)
-      return { ok: true, value: { ...value, data: [] }, json: data.json() }
+      return { ok: true, value: { ...value, data: [] }, json: data.jsonParts() }
     if (!text && data.length <= this.pieceItems) return { ok: true, value }
     while (this.waiting.size >= this.keep) this.drop(this.waiting.keys().next().value as string)
     const id = randomBytes(16).toString('base64url')
@@ -111,7 +112,7 @@ export class AnswerPieces {
       this.waiting.set(id, w)
     }
     return items instanceof ListText
-      ? { json: items.json(from, w.next), done }
+      ? { json: items.jsonParts(from, w.next), done }
       : { items: items.slice(from, w.next), done }
   }
 

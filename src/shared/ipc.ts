@@ -39,6 +39,8 @@ import {
   type AppInfo,
   type Capabilities,
   type Connectivity,
+  itemsOfJson,
+  type JsonParts,
   type LocalBackupsState,
   type OfflineStoreInfo,
   type OutboxEntry,
@@ -212,7 +214,7 @@ export const CHANNELS = Object.keys(ipcContract) as Channel[]
  * `json`, the value's `data` is that JSON array (a list main holds as text; the preload parses it).
  */
 export type IpcReply<T> =
-  { ok: true; value: T; more?: AnswerMore; json?: string } | { ok: false; error: AppErrorData }
+  { ok: true; value: T; more?: AnswerMore; json?: JsonParts } | { ok: false; error: AppErrorData }
 
 /** IPC channel name on the wire (namespaced so nothing else can collide). */
 export const wireChannel = (c: Channel) => `agent-desk:${c}`
@@ -291,7 +293,7 @@ export function buildDeskApi(
   startHash?: string
 ): unknown {
   type Reply =
-    | { ok: true; value: unknown; more?: { id: string; count: number }; json?: string }
+    | { ok: true; value: unknown; more?: { id: string; count: number }; json?: JsonParts }
     | { ok: false; error: { kind: string; message: string } }
   const api: Record<string, unknown> = {}
   for (const channel of channels) {
@@ -325,18 +327,16 @@ export function buildDeskApi(
           throw err
         }
         if (!whole) {
-          if (typeof reply.json === 'string')
-            (reply.value as { data: unknown }).data = JSON.parse(reply.json) as unknown[]
+          if (reply.json) (reply.value as { data: unknown }).data = itemsOfJson(reply.json)
           if (!reply.more) return reply.value
           whole = { value: reply.value, data: (reply.value as { data: unknown[] }).data, id: reply.more.id }
           reply = (await invoke('answers.next', { id: whole.id })) as Reply
           continue
         }
-        const piece = reply.value as { items?: unknown[]; json?: string; done: boolean }
+        const piece = reply.value as { items?: unknown[]; json?: JsonParts; done: boolean }
         const next = piece.done ? undefined : invoke('answers.next', { id: whole.id })
         next?.catch(() => undefined) // awaited below: not left unhandled while this piece is read
-        const items =
-          typeof piece.json === 'string' ? (JSON.parse(piece.json) as unknown[]) : (piece.items ?? [])
+        const items = piece.json ? itemsOfJson(piece.json) : (piece.items ?? [])
         for (const item of items) whole.data.push(item)
         if (!next) return whole.value
         reply = (await next) as Reply

@@ -144,7 +144,21 @@ export interface AnswerMore {
   count: number
 }
 /**
- * One further piece of a long list (`answers.next`): its items, or (a list main holds as text) a
- * JSON array of them; `done` on the last one.
+ * A list main holds as text, as it leaves main: JSON arrays of a few dozen items each, the list
+ * being their items in order (offline/listText.ts `jsonParts`: one long text cost main 2–3× as
+ * much to make and send).
  */
-export type AnswerPiece = { items: unknown[]; done: boolean } | { json: string; done: boolean }
+export type JsonParts = string[]
+
+/** The items of JsonParts, in order. */
+export function itemsOfJson(parts: readonly string[]): unknown[] {
+  const out: unknown[] = []
+  for (const part of parts) for (const item of JSON.parse(part) as unknown[]) out.push(item)
+  return out
+}
+
+/**
+ * One further piece of a long list (`answers.next`): its items, or (a list main holds as text)
+ * their JSON (JsonParts); `done` on the last one.
+ */
+export type AnswerPiece = { items: unknown[]; done: boolean } | { json: JsonParts; done: boolean }

@@ -3,25 +3,23 @@
  * the whole value, as the preload's window API does. Failures of `answers.next` come back as such.
  */
 import type { IpcReply } from '../../src/shared/ipc'
+import { itemsOfJson } from '../../src/shared/results'
 
 export async function wholeReply(
   reply: IpcReply<unknown>,
   invoke: (channel: string, input: unknown) => Promise<IpcReply<unknown>>
 ): Promise<IpcReply<unknown>> {
-  if (reply.ok && typeof reply.json === 'string') {
-    const { json: text, ...rest } = reply
-    return wholeReply(
-      { ...rest, value: { ...(reply.value as object), data: JSON.parse(text) as unknown[] } },
-      invoke
-    )
+  if (reply.ok && reply.json) {
+    const { json: parts, ...rest } = reply
+    return wholeReply({ ...rest, value: { ...(reply.value as object), data: itemsOfJson(parts) } }, invoke)
   }
   if (!reply.ok || !reply.more) return reply
   const data = (reply.value as { data: unknown[] }).data
   for (;;) {
     const next = await invoke('answers.next', { id: reply.more.id })
     if (!next.ok) return next
-    const piece = next.value as { items?: unknown[]; json?: string; done: boolean }
-    const items = typeof piece.json === 'string' ? (JSON.parse(piece.json) as unknown[]) : (piece.items ?? [])
+    const piece = next.value as { items?: unknown[]; json?: string[]; done: boolean }
+    const items = piece.json ? itemsOfJson(piece.json) : (piece.items ?? [])
     for (const item of items) data.push(item)
     if (piece.done) return { ok: true, value: reply.value }
   }

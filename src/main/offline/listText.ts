@@ -1,4 +1,17 @@
 import type { Read } from '../../shared/ipc'
+import type { JsonParts } from '../../shared/results'
+
+/** Characters of a part of a list's text as it leaves main (under 64 kB even as two bytes each). */
+export const JSON_PART_CHARS = 30_000
+
+/** `texts[from, to)` (each an item's JSON) as one JSON array, made in one copy. */
+function arrayText(texts: readonly string[], from: number, to: number): string {
+  const parts = texts.slice(from, to)
+  if (parts.length === 0) return '[]'
+  parts[0] = `[${parts[0]}`
+  parts[parts.length - 1] += ']'
+  return parts.join(',')
+}
 
 /**
  * A list's items as JSON texts, in order: how main holds a long list read from a server (each
@@ -16,7 +29,29 @@ export class ListText<T = unknown> {
 
   /** Items `from` to `to` as one JSON array. */
   json(from = 0, to = this.texts.length): string {
-    return `[${this.texts.slice(from, to).join(',')}]`
+    return arrayText(this.texts, from, to)
+  }
+
+  /**
+   * Items `from` to `to` as JSON arrays of about `partChars` characters each (an item is never
+   * split: a longer one is a part of its own), as they leave main (JsonParts). A text of 128 kB
+   * or more is made in memory of its own, mapped afresh, and so is its copy on the way out: 10,000
+   * agents sent to a worker in 5 texts of 2,000 took 110–145 ms, in parts of ~50 agents 38–56.
+   */
+  jsonParts(from = 0, to = this.texts.length, partChars = JSON_PART_CHARS): JsonParts {
+    const parts: string[] = []
+    to = Math.min(to, this.texts.length)
+    let start = from
+    let chars = 0
+    for (let i = from; i < to; i++) {
+      chars += (this.texts[i] as string).length + 1
+      if (chars >= partChars || i === to - 1) {
+        parts.push(arrayText(this.texts, start, i + 1))
+        start = i + 1
+        chars = 0
+      }
+    }
+    return parts
   }
 
   /** Items `from` to `to`, parsed. */
