@@ -23,7 +23,7 @@ import {
 import { deskApiOver, signedUp, tempDir, testCore, type TestCore } from '../../test/support/mainCore'
 import { AnswerPieces } from './answerPieces'
 import { ListText } from './offline/listText'
-import { itemsOfJson } from '../shared/results'
+import { itemsOfJson } from '../../test/support/wholeReply'
 
 const cleanup: (() => Promise<void>)[] = []
 afterEach(async () => {

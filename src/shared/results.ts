@@ -150,13 +150,6 @@ export interface AnswerMore {
  */
 export type JsonParts = string[]
 
-/** The items of JsonParts, in order. */
-export function itemsOfJson(parts: readonly string[]): unknown[] {
-  const out: unknown[] = []
-  for (const part of parts) for (const item of JSON.parse(part) as unknown[]) out.push(item)
-  return out
-}
-
 /**
  * One further piece of a long list (`answers.next`): its items, or (a list main holds as text)
  * their JSON (JsonParts); `done` on the last one.

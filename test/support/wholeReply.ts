@@ -3,7 +3,13 @@
  * the whole value, as the preload's window API does. Failures of `answers.next` come back as such.
  */
 import type { IpcReply } from '../../src/shared/ipc'
-import { itemsOfJson } from '../../src/shared/results'
+
+/** The items of a list main sent as text (JsonParts), in order, as the window API reads them. */
+export function itemsOfJson(parts: readonly string[]): unknown[] {
+  const out: unknown[] = []
+  for (const part of parts) for (const item of JSON.parse(part) as unknown[]) out.push(item)
+  return out
+}
 
 export async function wholeReply(
   reply: IpcReply<unknown>,
