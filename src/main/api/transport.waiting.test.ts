@@ -29,12 +29,29 @@ async function failure(fn: () => Promise<unknown>): Promise<AppError> {
 
 const list = (items: unknown[]) => JSON.stringify({ success: true, data: items })
 
+/** `server` listening on 127.0.0.1; `close` ends it with every socket (a hung request holds one). */
+async function listening(server: http.Server) {
+  const sockets = new Set<Socket>()
+  server.on('connection', (s) => {
+    sockets.add(s)
+    s.on('close', () => sockets.delete(s))
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy()
+        server.close(() => resolve())
+      })
+  }
+}
+
 /**
  * A server whose behaviour per request is `route(method, path)`: 'hang' never answers; 'slowBody'
  * sends headers at once and the body after `bodyDelayMs`; anything else answers an empty list.
  */
 async function startRoutedServer(route: (method: string, path: string) => 'hang' | 'slowBody' | 'ok') {
-  const sockets = new Set<Socket>()
   const state = { hung: 0, closedHung: 0, bodyDelayMs: 0 }
   const server = http.createServer((req, res) => {
     const kind = route(req.method ?? 'GET', new URL(req.url ?? '/', 'http://x').pathname)
@@ -51,20 +68,7 @@ async function startRoutedServer(route: (method: string, path: string) => 'hang'
       setTimeout(() => res.end(body.slice(5)), state.bodyDelayMs)
     } else res.end(body)
   })
-  server.on('connection', (s) => {
-    sockets.add(s)
-    s.on('close', () => sockets.delete(s))
-  })
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()))
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    state,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy()
-        server.close(() => resolve())
-      })
-  }
+  return { ...(await listening(server)), state }
 }
 
 const clientFor = (url: string, extra: Partial<ApiClientOptions> = {}) =>
@@ -137,7 +141,6 @@ async function startDrippingServer(count: number, head: number, bytesPerTick: nu
     name: `Agent ${i} ${'x'.repeat(900)}`
   }))
   const body = Buffer.from(list(agents))
-  const sockets = new Set<Socket>()
   const server = http.createServer((req, res) => {
     req.resume()
     res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(body.length) })
@@ -155,20 +158,7 @@ async function startDrippingServer(count: number, head: number, bytesPerTick: nu
     }, 25)
     res.on('close', () => clearInterval(tick))
   })
-  server.on('connection', (s) => {
-    sockets.add(s)
-    s.on('close', () => sockets.delete(s))
-  })
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()))
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    bytes: body.length,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy()
-        server.close(() => resolve())
-      })
-  }
+  return { ...(await listening(server)), bytes: body.length }
 }
 
 describe('a long answer on a slow line', () => {
