@@ -294,12 +294,7 @@ export function buildDeskApi(
   type Reply =
     | { ok: true; value: unknown; more?: { id: string; count: number }; json?: JsonParts }
     | { ok: false; error: { kind: string; message: string } }
-  /** The items of a list main sent as text (JsonParts), in order. */
-  const itemsOfJson = (parts: readonly string[]): unknown[] => {
-    const out: unknown[] = []
-    for (const part of parts) for (const item of JSON.parse(part) as unknown[]) out.push(item)
-    return out
-  }
+  const itemsOfJson = (parts: JsonParts) => parts.flatMap((part) => JSON.parse(part) as unknown[]) // in order
   const api: Record<string, unknown> = {}
   for (const channel of channels) {
     const dot = channel.indexOf('.')
