@@ -16,8 +16,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { AppError } from '../shared/errors'
-import type { AnswerMore, AnswerPiece } from '../shared/ipc'
-import type { JsonParts } from '../shared/results'
+import type { AnswerMore, AnswerPiece, JsonParts } from '../shared/ipc'
 import { isPlainObject } from './offline/merge'
 import { ListText } from './offline/listText'
 

@@ -155,7 +155,7 @@ export function send(opts: SendOptions): Promise<RawResponse> {
         if (abortReason === 'timeout' || abortReason === 'first_byte') {
           const limit =
             abortReason === 'timeout' ? deadlines * opts.timeoutMs : (opts.firstByteTimeoutMs ?? 0)
-          const slow = abortReason === 'timeout' && received > 0
+          const slow = abortReason === 'timeout' && total > 0
           reject(
             new TransportError(
               'timeout',
@@ -193,13 +193,13 @@ export function send(opts: SendOptions): Promise<RawResponse> {
     }
     opts.signal?.addEventListener('abort', onAbort, { once: true })
     // Body bytes received, those at the deadline's last move, and the deadlines run out so far.
-    let received = 0
-    let receivedAtDeadline = 0
+    let total = 0
+    let totalAtDeadline = 0
     let deadlines = 1
     const onDeadline = () => {
       const enough = ((opts.minBodyBytesPerSecond ?? 0) * opts.timeoutMs) / 1000
-      if (enough > 0 && received > 0 && received - receivedAtDeadline >= enough) {
-        receivedAtDeadline = received
+      if (enough > 0 && total > 0 && total - totalAtDeadline >= enough) {
+        totalAtDeadline = total
         deadlines += 1
         timer = setTimeout(onDeadline, opts.timeoutMs)
         return
@@ -231,7 +231,6 @@ export function send(opts: SendOptions): Promise<RawResponse> {
             return
           }
           const chunks: Buffer[] = []
-          let total = 0
           const status = res.statusCode ?? 0
           if (status >= 200 && status < 300 && Number.isFinite(declared) && declared >= LARGE_ANSWER_BYTES)
             arriving = new ArrivingBody(declared)
@@ -239,7 +238,6 @@ export function send(opts: SendOptions): Promise<RawResponse> {
           res.on('data', (chunk: Buffer) => {
             if (settled) return
             total += chunk.length
-            received = total
             if (total > opts.maxResponseBytes) {
               abort('too_large')
               return

@@ -1,5 +1,4 @@
-import type { Read } from '../../shared/ipc'
-import type { JsonParts } from '../../shared/results'
+import type { JsonParts, Read } from '../../shared/ipc'
 
 /** Characters of a part of a list's text as it leaves main (under 64 kB even as two bytes each). */
 export const JSON_PART_CHARS = 30_000
