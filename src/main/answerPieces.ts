@@ -6,7 +6,8 @@
  * holds as its items' JSON (offline/listText.ts) leaves as JSON that the preload parses (main
  * neither parses it nor serialises its objects, and a string is serialised as a copy of its
  * bytes): whole in the reply's `json` up to a piece of text, else with no item and `more`, every
- * piece then a JSON text.
+ * piece then JSON too; either as JSON arrays of ~30,000 characters (JsonParts: a text of 128 kB or
+ * more costs a fresh mapping of memory to make and again to serialise).
  *
  * What waits was masked already (core.sanitize, for the session's token then) and belongs to the
  * session that asked: another session or token, a minute without a piece asked, or more than

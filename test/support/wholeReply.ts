@@ -6,9 +6,7 @@ import type { IpcReply } from '../../src/shared/ipc'
 
 /** The items of a list main sent as text (JsonParts), in order, as the window API reads them. */
 export function itemsOfJson(parts: readonly string[]): unknown[] {
-  const out: unknown[] = []
-  for (const part of parts) for (const item of JSON.parse(part) as unknown[]) out.push(item)
-  return out
+  return parts.flatMap((part) => JSON.parse(part) as unknown[])
 }
 
 export async function wholeReply(
