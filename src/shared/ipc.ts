@@ -210,7 +210,7 @@ export const CHANNELS = Object.keys(ipcContract) as Channel[]
 /** What crosses the wire for every invoke: errors are data, so their kind and fields survive IPC. */
 /**
  * A reply: its value (with `more` when a long list comes in pieces, AnswerMore), or its error. With
- * `json`, the value's `data` is that JSON array (a list main holds as text; the preload parses it).
+ * `json` (a list main holds as text), the value's `data` is those arrays' items, parsed by the preload.
  */
 export type IpcReply<T> =
   { ok: true; value: T; more?: AnswerMore; json?: JsonParts } | { ok: false; error: AppErrorData }

@@ -32,8 +32,9 @@ export class ListText<T = unknown> {
   }
 
   /**
-   * Items `from` to `to` as JSON arrays of about `partChars` characters each (an item is never
-   * split: a longer one is a part of its own), as they leave main (JsonParts). A text of 128 kB
+   * Items `from` to `to` as JSON arrays of about `partChars` characters each (a part ends with the
+   * item that brings it to `partChars` or past it; an item is never split), as they leave main
+   * (JsonParts). A text of 128 kB
    * or more is made in memory of its own, mapped afresh, and so is its copy on the way out: 10,000
    * agents sent to a worker in 5 texts of 2,000 took 110–145 ms, in parts of ~50 agents 38–56.
    */
