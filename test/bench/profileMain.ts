@@ -1,6 +1,6 @@
 /**
  * Profiling aid for main's event loop during a long list (not part of `npm run bench`):
- *   node --import tsx test/bench/profileMain.ts [agents=100000] [--over MS=45]
+ *   node --import tsx test/bench/profileMain.ts [agents=100000] [--over MS=45] [--unpaged]
  * Run it under a keychain session (`.ci/keyring.sh`'s `in_keyring_session`), as the bench does.
  *
  * Seeds an account on the embedded service (in a child process), signs the core in and lists the
@@ -10,6 +10,8 @@
  * with no samples of main's own work was time the process did not get the CPU (the service child
  * and the garbage collector's threads share these 2 cores). This is how the first list of 100,000
  * agents was found to hold main for 5.9 s in one cache transaction (listWrite.ts now steps it).
+ * With `--unpaged` the core lists through `test/servers/unpagedProxy.ts` (in the service's process):
+ * a server without paging, each list one answer (~100 MB at 100,000 agents).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { Session } from 'node:inspector/promises'
@@ -26,6 +28,7 @@ const args = process.argv.slice(2)
 const overAt = args.indexOf('--over')
 const over = overAt >= 0 ? Number(args[overAt + 1]) : 45
 const count = Number(args.find((a, i) => /^\d+$/.test(a) && (overAt < 0 || i !== overAt + 1)) ?? 100_000)
+const unpaged = args.includes('--unpaged')
 
 /** Samples between `from` and `to` (ms since the profile started), by their top frames. */
 function stacksIn(p: Profile, from: number, to: number): [string, number][] {
@@ -65,7 +68,8 @@ const page = electronCalls(core)
 const call = page.call
 const session = new Session()
 try {
-  const profile = await call<{ id: string }>('profiles.save', { name: 'Profile', baseUrl: service.url })
+  const baseUrl = unpaged ? service.unpagedUrl : service.url
+  const profile = await call<{ id: string }>('profiles.save', { name: 'Profile', baseUrl })
   const seed = await seedAccount(service.url, { agents: count, email: `profile.${count}@example.com` })
   await call('session.signIn', { profileId: profile.id, email: seed.email, password: seed.password })
   session.connect()

@@ -14,21 +14,29 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { AGENT_TYPES, DOCUMENT_TYPES, TOOL_TYPES } from '../../src/shared/common'
 import { startService } from '../../src/service/index'
+import { startUnpagedProxy } from '../servers/unpagedProxy'
 
 const CHILD_FLAG = '--bench-seed-service-child'
 
 export interface BenchService {
   /** Base URL without /api/v1, on 127.0.0.1. */
   url: string
+  /**
+   * The same service as a server without paging (test/servers/unpagedProxy.ts), in the service's
+   * process: a remote server's work, the forwarding of a 100-MB answer included, is not main's.
+   */
+  unpagedUrl: string
   stop(): Promise<void>
 }
 
-/** Child process: one embedded service in a temp data dir, until the parent disconnects. */
+/** Child process: one embedded service in a temp data dir (and its unpaged front), until the parent disconnects. */
 async function runChild(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'agent-desk-bench-seed-'))
   const service = await startService({ dataDir, port: 0, scryptCost: 1024, logger: () => {} })
-  process.send?.({ url: service.url })
+  const unpaged = await startUnpagedProxy(service.url)
+  process.send?.({ url: service.url, unpagedUrl: unpaged.url })
   const stop = async () => {
+    await unpaged.close()
     await service.close()
     rmSync(dataDir, { recursive: true, force: true })
     process.exit(0)
@@ -43,12 +51,13 @@ export async function startBenchService(): Promise<BenchService> {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc']
   })
-  const url = await new Promise<string>((resolve, reject) => {
-    child.once('message', (m) => resolve((m as { url: string }).url))
+  const { url, unpagedUrl } = await new Promise<{ url: string; unpagedUrl: string }>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as { url: string; unpagedUrl: string }))
     child.once('exit', (code) => reject(new Error(`bench service exited early (${code})`)))
   })
   return {
     url,
+    unpagedUrl,
     async stop() {
       if (child.exitCode !== null) return
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
