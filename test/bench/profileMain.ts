@@ -1,6 +1,6 @@
 /**
  * Profiling aid for main's event loop during a long list (not part of `npm run bench`):
- *   node --import tsx test/bench/profileMain.ts [agents=100000] [--over MS=45] [--unpaged]
+ *   node --import tsx test/bench/profileMain.ts [agents=100000] [--over MS=45] [--unpaged] [--top N]
  * Run it under a keychain session (`.ci/keyring.sh`'s `in_keyring_session`), as the bench does.
  *
  * Seeds an account on the embedded service (in a child process), signs the core in and lists the
@@ -11,7 +11,8 @@
  * and the garbage collector's threads share these 2 cores). This is how the first list of 100,000
  * agents was found to hold main for 5.9 s in one cache transaction (listWrite.ts now steps it).
  * With `--unpaged` the core lists through `test/servers/unpagedProxy.ts` (in the service's process):
- * a server without paging, each list one answer (~100 MB at 100,000 agents).
+ * a server without paging, each list one answer (~100 MB at 100,000 agents). `--top N` prints the N
+ * stacks (top two frames) with the most samples over each whole list.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { Session } from 'node:inspector/promises'
@@ -27,11 +28,17 @@ import { builtServiceThread } from '../support/serviceThread'
 const args = process.argv.slice(2)
 const overAt = args.indexOf('--over')
 const over = overAt >= 0 ? Number(args[overAt + 1]) : 45
-const count = Number(args.find((a, i) => /^\d+$/.test(a) && (overAt < 0 || i !== overAt + 1)) ?? 100_000)
+const topAt = args.indexOf('--top')
+const top = topAt >= 0 ? Number(args[topAt + 1]) : 0
+const count = Number(
+  args.find(
+    (a, i) => /^\d+$/.test(a) && (overAt < 0 || i !== overAt + 1) && (topAt < 0 || i !== topAt + 1)
+  ) ?? 100_000
+)
 const unpaged = args.includes('--unpaged')
 
 /** Samples between `from` and `to` (ms since the profile started), by their top frames. */
-function stacksIn(p: Profile, from: number, to: number): [string, number][] {
+function stacksIn(p: Profile, from: number, to: number, depth = 6): [string, number][] {
   const { samples, stack } = readProfile(p)
   const out = new Map<string, number>()
   for (const { node, at, ms } of samples) {
@@ -43,7 +50,7 @@ function stacksIn(p: Profile, from: number, to: number): [string, number][] {
       frames.push(
         `${functionName || '(anonymous)'}${url ? ` ${url.split('/').slice(-2).join('/')}:${lineNumber + 1}` : ''}`
       )
-      if (frames.length === 6) break
+      if (frames.length === depth) break
     }
     const key = frames.join(' < ')
     out.set(key, (out.get(key) ?? 0) + ms)
@@ -92,6 +99,11 @@ try {
     console.log(
       `${label}: ${listed.data.length} agents in ${ms.toFixed(0)} ms; ${blocks.length} blocks over ${over} ms`
     )
+    if (top > 0) {
+      console.log(`  the list's ${top} busiest stacks (two frames):`)
+      for (const [k, v] of stacksIn(recorded, 0, ms, 2).slice(0, top))
+        console.log(`    ${v.toFixed(1).padStart(7)} ms  ${k}`)
+    }
     for (const [a, b] of blocks) {
       const busy = stacksIn(recorded, a, b).filter(([k]) => !k.startsWith('(idle)'))
       const total = busy.reduce((n, [, v]) => n + v, 0)
