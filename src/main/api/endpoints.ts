@@ -65,6 +65,15 @@ export const LIST_PAGING = 'lists.paging'
 export const LIST_PAGE = 5_000
 /** Items validated between two turns of the event loop (parseList). */
 export const LIST_PARSE_STEP = 500
+/**
+ * Whether a first page that came shorter than asked for may have been cut at the server's cap
+ * (`take` limited to, say, 100 or 1,000), not at the list's end: a round count, 20 or more. The
+ * next page is then asked for too (the one request this costs when the list did end there), until
+ * the server has once given a whole page of LIST_PAGE. Where the spec shows no paging, the origin
+ * has none and the local service gives up to 10,000 a page, a server that pages and caps still
+ * has its whole list read.
+ */
+export const capAt = (n: number): boolean => n >= 20 && n % 5 === 0
 /** Answers that mean "not these query parameters" (a strict server). */
 const PAGING_REFUSED = new Set([400, 422])
 
@@ -160,7 +169,8 @@ export function endpoints(t: Transport) {
    * transport's limit however long the list, each page is parsed on its own and main's event loop
    * runs between pages. A server that ignores the parameters answers the whole list at once (more
    * than a page, or the same first page again) and one that refuses them (4xx) is asked without
-   * them; either is remembered. The next page is asked for before `onPage` takes this one.
+   * them; either is remembered. One that gives fewer than asked for (a cap on `take`) is read a
+   * capped page at a time (capAt). The next page is asked for before `onPage` takes this one.
    */
   async function pages<S extends z.ZodType>(
     op: string,
@@ -185,38 +195,53 @@ export function endpoints(t: Transport) {
     let first: unknown
     const ask = (skip: number) =>
       request({ ...base, query: { ...query, skip: String(skip), take: String(page) } })
+    // What a full page holds: `page`, or less where the server gives at most so many (a cap).
+    let size = page
+    // The page asked for may be past the list's end: the one before it came short, of a length
+    // that may be the server's cap (capAt). It fails or comes empty: the list was whole.
+    let pastEnd = false
     // A full new page means there may be more: the next one is asked for before this one is
     // validated, so that the server prepares (and the network carries) it meanwhile.
     let next: Promise<unknown> | null = null
-    for (let skip = 0; ; skip += page) {
+    for (let skip = 0; ;) {
       let data: unknown
       try {
         data = await (next ?? ask(skip))
       } catch (e) {
+        if (pastEnd) return
         if (skip > 0 || !AppError.is(e) || !PAGING_REFUSED.has(e.status ?? 0)) throw e
         caps.set(LIST_PAGING, 'not_offered')
         return once()
       }
       next = null
+      if (pastEnd && (!Array.isArray(data) || data.length === 0)) return
+      pastEnd = false
       if (!Array.isArray(data)) return void (await parseItems(schema, data, what)) // throws the protocol error
       if (skip === 0) first = firstId(data)
       else if (data.length > 0 && firstId(data) === first) {
         caps.set(LIST_PAGING, 'not_offered') // the parameters were ignored: page one again
         return
       }
-      if (data.length > page) {
+      if (skip === 0 && data.length > page) {
         caps.set(LIST_PAGING, 'not_offered')
         return take(data, true)
       }
-      if (data.length === page) {
-        next = ask(skip + page)
+      const full = data.length >= size
+      if (!full && skip === 0 && capAt(data.length) && caps.get(LIST_PAGING) !== 'offered') {
+        size = data.length
+        pastEnd = true
+      }
+      if (full || pastEnd) {
+        next = ask(skip + data.length)
         next.catch(() => undefined) // awaited (and its failure thrown) on the next turn of the loop
       }
       await take(data, false)
-      if (data.length < page) {
-        if (skip > 0) caps.set(LIST_PAGING, 'offered')
+      if (!full && !pastEnd) {
+        // Full pages of `page` came: the server pages lists and gives as many as asked for.
+        if (skip > 0 && size === page) caps.set(LIST_PAGING, 'offered')
         return
       }
+      skip += data.length
     }
   }
 

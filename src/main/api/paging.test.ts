@@ -9,9 +9,10 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startService } from '../../service'
 import { startScriptedServer, type ScriptedServer } from '../../../test/servers/scriptedServer'
+import { startQueryProxy, type UnpagedProxy } from '../../../test/servers/unpagedProxy'
 import { createApiClient, memoryCapabilityStore, type ApiClientOptions } from './client'
 import { z } from 'zod'
-import { endpoints, LIST_PAGING, LIST_PARSE_STEP } from './endpoints'
+import { capAt, endpoints, LIST_PAGE, LIST_PAGING, LIST_PARSE_STEP } from './endpoints'
 import { createTransport } from './transport'
 import { answerDigest, digestOf, readAsIs } from './answerDigest'
 import { Agent } from '../../shared/agent'
@@ -98,6 +99,84 @@ describe('paged lists against the embedded service', () => {
     expect(whole).not.toBe(changed)
     // A single item is not marked (only lists are).
     expect(answerDigest(await writer.agents.get(last.id))).toBeUndefined()
+  })
+})
+
+describe('a server that gives fewer than asked for (a cap on take)', () => {
+  let service: Awaited<ReturnType<typeof startService>>
+  let dataDir: string
+  let token = ''
+  // The service as a server that gives at most 20 a page, and as itself (the queries noted).
+  let capped: UnpagedProxy
+  let plain: UnpagedProxy
+  const CAP = 20
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'agent-desk-capped-'))
+    service = await startService({ dataDir, port: 0, scryptCost: 16, logger: () => {} })
+    const setup = createApiClient({
+      baseUrl: service.url,
+      getToken: () => null,
+      capabilities: memoryCapabilityStore()
+    })
+    await setup.signUp({ email: 'capped@example.com', password: 'correct-horse', name: 'C' })
+    token = (await setup.signIn({ email: 'capped@example.com', password: 'correct-horse' })).token
+    const writer = createApiClient({
+      baseUrl: service.url,
+      getToken: () => token,
+      capabilities: memoryCapabilityStore()
+    })
+    for (let i = 0; i < 2 * CAP + 3; i++)
+      await writer.agents.create({ name: `Agent ${i}`, type: 'REACT', llm, hasMemory: false })
+    for (let i = 0; i < CAP; i++) await writer.tools.create({ name: `Tool ${i}`, type: 'SEARCH' })
+    capped = await startQueryProxy(service.url, (q) => {
+      if (q.has('take')) q.set('take', String(Math.min(Number(q.get('take')), CAP)))
+    })
+    plain = await startQueryProxy(service.url, () => undefined)
+  })
+  afterAll(async () => {
+    await capped.close()
+    await plain.close()
+    await service.close()
+    rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  const client = (baseUrl: string) => {
+    const caps = memoryCapabilityStore()
+    return { caps, api: createApiClient({ baseUrl, getToken: () => token, capabilities: caps }) }
+  }
+
+  it('reads the whole list, a capped page at a time, in the server’s order', async () => {
+    expect(capAt(CAP)).toBe(true)
+    const whole = await client(service.url).api.agents.list()
+    expect(whole).toHaveLength(2 * CAP + 3)
+    capped.forwarded.length = 0
+    const { caps, api } = client(capped.url)
+    expect((await api.agents.list()).map((a) => a.id)).toEqual(whole.map((a) => a.id))
+    expect(capped.forwarded).toEqual(
+      [0, CAP, 2 * CAP].map((skip) => `/api/v1/agents?skip=${skip}&take=${CAP}`)
+    )
+    // Not taken for a server that gives whole pages: the next list is read the same way.
+    expect(caps.get(LIST_PAGING)).not.toBe('offered')
+  })
+
+  it('a list that ends at such a count costs one request more, until whole pages were seen', async () => {
+    plain.forwarded.length = 0
+    const { caps, api } = client(plain.url)
+    expect(await api.tools.list()).toHaveLength(CAP)
+    expect(plain.forwarded).toEqual([
+      `/api/v1/tools?skip=0&take=${LIST_PAGE}`,
+      `/api/v1/tools?skip=${CAP}&take=${LIST_PAGE}`
+    ])
+    // A list of another length ends at its short page, as before.
+    plain.forwarded.length = 0
+    expect(await api.agents.list()).toHaveLength(2 * CAP + 3)
+    expect(plain.forwarded).toHaveLength(1)
+    // Once a server gave a whole page of LIST_PAGE (paging known to be offered), a short page ends the list.
+    caps.set(LIST_PAGING, 'offered')
+    plain.forwarded.length = 0
+    expect(await api.tools.list()).toHaveLength(CAP)
+    expect(plain.forwarded).toHaveLength(1)
   })
 })
 
