@@ -168,8 +168,9 @@ export function endpoints(t: Transport) {
    * decisions.md: the local service does), it is read a page at a time: no answer grows past the
    * transport's limit however long the list, each page is parsed on its own and main's event loop
    * runs between pages. A server that ignores the parameters answers the whole list at once (more
-   * than a page, or the same first page again) and one that refuses them (4xx) is asked without
-   * them; either is remembered. One that gives fewer than asked for (a cap on `take`) is read a
+   * than a page, or the same first page again: then, a whole page of `take` being perhaps not the
+   * whole list, it is read whole) and one that refuses them (4xx) is asked without them; either
+   * is remembered. One that gives fewer than asked for (a cap on `take`) is read a
    * capped page at a time (capAt). The next page is asked for before `onPage` takes this one.
    */
   async function pages<S extends z.ZodType>(
@@ -193,6 +194,7 @@ export function endpoints(t: Transport) {
     const page = t.listPageSize ?? LIST_PAGE
     const firstId = (items: unknown[]) => (isRecord(items[0]) ? items[0].id : undefined)
     let first: unknown
+    let firstLength = 0
     const ask = (skip: number) =>
       request({ ...base, query: { ...query, skip: String(skip), take: String(page) } })
     // What a full page holds: `page`, or less where the server gives at most so many (a cap).
@@ -217,9 +219,12 @@ export function endpoints(t: Transport) {
       if (pastEnd && (!Array.isArray(data) || data.length === 0)) return
       pastEnd = false
       if (!Array.isArray(data)) return void (await parseItems(schema, data, what)) // throws the protocol error
-      if (skip === 0) first = firstId(data)
+      if (skip === 0) [first, firstLength] = [firstId(data), data.length]
       else if (data.length > 0 && firstId(data) === first) {
-        caps.set(LIST_PAGING, 'not_offered') // the parameters were ignored: page one again
+        caps.set(LIST_PAGING, 'not_offered') // `skip` was ignored: page one again
+        // A whole page of `take` may not be the whole list (`take` honoured): it is read whole,
+        // what came on page one kept once.
+        if (firstLength >= page) await take(await request(query ? { ...base, query } : base), false)
         return
       }
       if (skip === 0 && data.length > page) {
