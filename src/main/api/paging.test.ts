@@ -30,33 +30,45 @@ const agent = (i: number) => ({
   updatedAt: stamp
 })
 
+/** The embedded service with an account holding `agents` agents and `tools` tools; its token. */
+async function seededService(email: string, agents: number, tools = 0) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'agent-desk-paging-'))
+  const service = await startService({ dataDir, port: 0, scryptCost: 16, logger: () => {} })
+  const setup = createApiClient({
+    baseUrl: service.url,
+    getToken: () => null,
+    capabilities: memoryCapabilityStore()
+  })
+  await setup.signUp({ email, password: 'correct-horse', name: 'P' })
+  const token = (await setup.signIn({ email, password: 'correct-horse' })).token
+  const writer = createApiClient({
+    baseUrl: service.url,
+    getToken: () => token,
+    capabilities: memoryCapabilityStore()
+  })
+  for (let i = 0; i < agents; i++)
+    await writer.agents.create({ name: `Agent ${i}`, type: 'REACT', llm, hasMemory: false })
+  for (let i = 0; i < tools; i++) await writer.tools.create({ name: `Tool ${i}`, type: 'SEARCH' })
+  return {
+    service,
+    token,
+    async close() {
+      await service.close()
+      rmSync(dataDir, { recursive: true, force: true })
+    }
+  }
+}
+
 describe('paged lists against the embedded service', () => {
+  let seeded: Awaited<ReturnType<typeof seededService>>
   let service: Awaited<ReturnType<typeof startService>>
-  let dataDir: string
   let token = ''
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'agent-desk-paging-'))
-    service = await startService({ dataDir, port: 0, scryptCost: 16, logger: () => {} })
-    const setup = createApiClient({
-      baseUrl: service.url,
-      getToken: () => null,
-      capabilities: memoryCapabilityStore()
-    })
-    await setup.signUp({ email: 'pager@example.com', password: 'correct-horse', name: 'P' })
-    token = (await setup.signIn({ email: 'pager@example.com', password: 'correct-horse' })).token
-    const writer = createApiClient({
-      baseUrl: service.url,
-      getToken: () => token,
-      capabilities: memoryCapabilityStore()
-    })
-    for (let i = 0; i < 20; i++)
-      await writer.agents.create({ name: `Agent ${i}`, type: 'REACT', llm, hasMemory: false })
+    seeded = await seededService('pager@example.com', 20)
+    ;({ service, token } = seeded)
   })
-  afterAll(async () => {
-    await service.close()
-    rmSync(dataDir, { recursive: true, force: true })
-  })
+  afterAll(async () => seeded.close())
 
   const client = (more: Partial<ApiClientOptions> = {}) => {
     const caps = memoryCapabilityStore()
@@ -103,8 +115,8 @@ describe('paged lists against the embedded service', () => {
 })
 
 describe('a server that gives fewer than asked for (a cap on take)', () => {
+  let seeded: Awaited<ReturnType<typeof seededService>>
   let service: Awaited<ReturnType<typeof startService>>
-  let dataDir: string
   let token = ''
   // The service as a server that gives at most 20 a page, and as itself (the queries noted).
   let capped: UnpagedProxy
@@ -112,23 +124,8 @@ describe('a server that gives fewer than asked for (a cap on take)', () => {
   const CAP = 20
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'agent-desk-capped-'))
-    service = await startService({ dataDir, port: 0, scryptCost: 16, logger: () => {} })
-    const setup = createApiClient({
-      baseUrl: service.url,
-      getToken: () => null,
-      capabilities: memoryCapabilityStore()
-    })
-    await setup.signUp({ email: 'capped@example.com', password: 'correct-horse', name: 'C' })
-    token = (await setup.signIn({ email: 'capped@example.com', password: 'correct-horse' })).token
-    const writer = createApiClient({
-      baseUrl: service.url,
-      getToken: () => token,
-      capabilities: memoryCapabilityStore()
-    })
-    for (let i = 0; i < 2 * CAP + 3; i++)
-      await writer.agents.create({ name: `Agent ${i}`, type: 'REACT', llm, hasMemory: false })
-    for (let i = 0; i < CAP; i++) await writer.tools.create({ name: `Tool ${i}`, type: 'SEARCH' })
+    seeded = await seededService('capped@example.com', 2 * CAP + 3, CAP)
+    ;({ service, token } = seeded)
     capped = await startQueryProxy(service.url, (q) => {
       if (q.has('take')) q.set('take', String(Math.min(Number(q.get('take')), CAP)))
     })
@@ -137,8 +134,7 @@ describe('a server that gives fewer than asked for (a cap on take)', () => {
   afterAll(async () => {
     await capped.close()
     await plain.close()
-    await service.close()
-    rmSync(dataDir, { recursive: true, force: true })
+    await seeded.close()
   })
 
   const client = (baseUrl: string) => {
