@@ -85,6 +85,11 @@ export interface ListPage {
   whole: boolean
   /** Whether the item came as it was in the JSON (not read by zod): its JSON text holds all of it. */
   exact: (item: unknown) => boolean
+  /**
+   * The items' array is the taker's to change (the cache's writer lets each item go once planned):
+   * nothing else holds the answer's items by then.
+   */
+  release: true
 }
 
 /** The endpoint helpers over one transport. */
@@ -130,7 +135,7 @@ export function endpoints(t: Transport) {
       // iteration of the loop, with no timer or message run between them (blocks of 60–70 ms at
       // 100,000 agents).
       if (data.length > LIST_PARSE_STEP) await nextTurn()
-      return { items: data.slice() as z.output<S>[], read }
+      return { items: data as z.output<S>[], read } // the answer's own array, handed on
     }
     // An item the schema would read as itself is kept as it came (no copy): every item of a
     // well-behaved server. Others are read by zod (and dropped when they cannot be read).
@@ -139,6 +144,7 @@ export function endpoints(t: Transport) {
     for (let i = 0; i < data.length; i++) {
       if (i % LIST_PARSE_STEP === 0 && data.length > LIST_PARSE_STEP) await nextTurn()
       const item: unknown = data[i]
+      data[i] = undefined // held by `items` alone from here (ListPage.release)
       if (asIs?.(item)) {
         items.push(item as z.output<S>)
         continue
@@ -185,8 +191,9 @@ export function endpoints(t: Transport) {
     // An item that moved across a page boundary while paging (a new item first) comes twice: the
     // taker keeps it once (`list` below; the cache's list writer keeps the first of an id).
     const take = async (data: unknown, whole: boolean) => {
+      const digest = answerDigest(data)
       const { items, read } = await parseItems(schema, data, what)
-      await onPage(items, { digest: answerDigest(data), whole, exact: (item) => !read.has(item) })
+      await onPage(items, { digest, whole, exact: (item) => !read.has(item), release: true })
     }
     const once = async () => take(await request(query ? { ...base, query } : base), true)
     const caps = t.capabilities

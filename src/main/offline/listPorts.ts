@@ -74,6 +74,11 @@ export interface PageOptions {
    * read again.
    */
   stored?: { texts: readonly string[]; last: unknown }
+  /**
+   * The page's array is the plan's to change: each step's entries are let go (set undefined) once
+   * planned, so a page's items die as it is planned, not after (the plan keeps texts, not items).
+   */
+  release?: boolean
 }
 
 /** Where a planned page ends: the items up to its end, and the position of its last member. */

@@ -348,6 +348,27 @@ describe('a list written as its pages come (listWriter)', () => {
     expect(stored.values()).toEqual(page(0, 600))
   })
 
+  it('lets a page’s items go a step at a time when the page is its to change (release), the list the same', async () => {
+    const { cache } = t.open()
+    const items: unknown[] = page(0, 600)
+    const writer = cache.listWriter('agents', 'all', T2)
+    // Per turn of the loop while the page is planned: how many of its entries were let go.
+    const gone: number[] = []
+    let planning = true
+    const look = () => {
+      gone.push(items.filter((x) => x === undefined).length)
+      if (planning) setImmediate(look)
+    }
+    setImmediate(look)
+    await writer.add(items, { digest: 'p1', exact: () => true, release: true })
+    planning = false
+    expect(items.every((x) => x === undefined)).toBe(true)
+    // Let go as its steps (of LIST_STEP) ended, not all at the page's end.
+    expect(gone.some((n) => n > 0 && n < 600)).toBe(true)
+    expect((await writer.finish()).values()).toEqual(page(0, 600))
+    expect(cache.getList('agents', 'all')?.value).toEqual(page(0, 600))
+  })
+
   it('keeps an item that came on two pages (it moved across their boundary) once, where it came first', async () => {
     const { cache } = t.open()
     const writer = cache.listWriter('agents', 'all', T2)

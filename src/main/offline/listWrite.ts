@@ -58,6 +58,12 @@ export class ListPlan {
     return this.ids.length
   }
 
+  /** Items planned by the steps that ended (a step cut short by a failure planned none). */
+  get settled(): number {
+    return this.settledLength
+  }
+  private settledLength = 0
+
   /** Per page planned: the items up to its end, and the position of its last member as compared. */
   get pages(): readonly PageEnd[] {
     return this.pageEnds
@@ -74,6 +80,7 @@ export class ListPlan {
       this.memberCount === this.ids.length
         ? opts.stored
         : undefined
+    this.settledLength = this.ids.length
     for (let start = 0; start < items.length; start += LIST_STEP) {
       if (start > 0) yield
       const step: Item[] = []
@@ -97,6 +104,7 @@ export class ListPlan {
           else this.push(item.id, JSON.stringify(this.w.clean(item)), null, true, item)
         })
         this.memberCount += step.length
+        this.settle(items, start, opts.release)
         continue
       } else if (opts.asStored) {
         // The answer stored, nothing written since: the members are these items in order, each row the
@@ -117,6 +125,7 @@ export class ListPlan {
       }
       if (this.membersSame) this.compareMembers(this.ids.length - this.memberCount)
       this.compact(this.ids.length - step.length)
+      this.settle(items, start, opts.release)
     }
     if (known) {
       this.lastPosition = known.last
@@ -155,6 +164,12 @@ export class ListPlan {
       if (ws !== null && ws !== undefined) writes[i] = ws
       if (typeof g === 'string') given[i] = g === r ? (rs as string) : g === w ? (ws as string) : slice(g)
     }
+  }
+
+  /** A step from `start` planned: its items let go when the page is the plan's (`release`). */
+  private settle(items: readonly unknown[], start: number, release: boolean | undefined) {
+    this.settledLength = this.ids.length
+    if (release) (items as unknown[]).fill(undefined, start, Math.min(items.length, start + LIST_STEP))
   }
 
   private push(

@@ -99,7 +99,8 @@ export function openListWriter(d: ListWriterDeps): ListWriter {
     return plan.add(items, {
       asStored,
       ...(stored ? { stored } : {}),
-      ...(opts.exact ? { exact: opts.exact } : {})
+      ...(opts.exact ? { exact: opts.exact } : {}),
+      ...(opts.release ? { release: true } : {})
     })
   }
   /** Page k as answered last, when nothing was committed to the file since (by any connection). */
@@ -154,7 +155,12 @@ export function openListWriter(d: ListWriterDeps): ListWriter {
       if (!broken) {
         const before = plan.length
         if ((await inSteps(page(items, opts), false)) !== DAMAGED) return
-        broken = plan.fallback().slice(0, before)
+        // What the page's steps that ended planned (their items let go, with `release`), then the rest.
+        broken = plan.fallback().slice(0, opts.release ? plan.settled : before)
+        if (opts.release) {
+          for (const item of items) if (item !== undefined) broken.push(unstored(item))
+          return
+        }
       }
       for (const item of items) broken.push(unstored(item))
     },

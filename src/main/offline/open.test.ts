@@ -90,7 +90,7 @@ describe('openOfflineStore', () => {
     // A list written as its pages come reads as its items, with nothing stored.
     const writer = b.cache.listWriter('documents', '', null)
     await writer.add([{ id: 'p1', name: 'one' }])
-    await writer.add([{ id: 'p2', name: 'two' }])
+    await writer.add([{ id: 'p2', name: 'two' }], { release: true }) // its array the writer's to change
     expect((await writer.finish()).values()).toEqual([
       { id: 'p1', name: 'one' },
       { id: 'p2', name: 'two' }

@@ -185,6 +185,8 @@ export interface WriterPage {
   digest?: string | undefined
   /** Whether an item's JSON text holds all of it (listWrite.ts `PageOptions.exact`). */
   exact?: ((item: { id: string }) => boolean) | undefined
+  /** The page's array is the writer's: its items are let go as they are planned (`PageOptions.release`). */
+  release?: boolean | undefined
 }
 
 /** A list's write as its pages come (CacheStore.listWriter). */
