@@ -155,14 +155,10 @@ export function openListWriter(d: ListWriterDeps): ListWriter {
       if (!broken) {
         const before = plan.length
         if ((await inSteps(page(items, opts), false)) !== DAMAGED) return
-        // What the page's steps that ended planned (their items let go, with `release`), then the rest.
+        // With `release`, what the page's steps that ended planned (their items let go).
         broken = plan.fallback().slice(0, opts.release ? plan.settled : before)
-        if (opts.release) {
-          for (const item of items) if (item !== undefined) broken.push(unstored(item))
-          return
-        }
       }
-      for (const item of items) broken.push(unstored(item))
+      for (const item of items) if (!opts.release || item !== undefined) broken.push(unstored(item))
     },
     async finish(amend = {}) {
       const first = amend.first ?? []
