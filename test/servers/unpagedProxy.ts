@@ -8,7 +8,7 @@
 import http from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 
-export interface UnpagedProxy {
+export interface QueryProxy {
   /** Base URL without /api/v1. */
   url: string
   /** The path and query of each request forwarded, as forwarded. */
@@ -16,7 +16,7 @@ export interface UnpagedProxy {
   close(): Promise<void>
 }
 
-export function startUnpagedProxy(target: string): Promise<UnpagedProxy> {
+export function startUnpagedProxy(target: string): Promise<QueryProxy> {
   return startQueryProxy(target, (query) => {
     query.delete('skip')
     query.delete('take')
@@ -26,7 +26,7 @@ export function startUnpagedProxy(target: string): Promise<UnpagedProxy> {
 export async function startQueryProxy(
   target: string,
   change: (query: URLSearchParams) => void
-): Promise<UnpagedProxy> {
+): Promise<QueryProxy> {
   const upstream = new URL(target)
   const forwarded: string[] = []
   const agent = new http.Agent({ keepAlive: true })

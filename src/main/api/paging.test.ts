@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startService } from '../../service'
 import { startScriptedServer, type ScriptedServer } from '../../../test/servers/scriptedServer'
-import { startQueryProxy, type UnpagedProxy } from '../../../test/servers/unpagedProxy'
+import { startQueryProxy, type QueryProxy } from '../../../test/servers/unpagedProxy'
 import { createApiClient, memoryCapabilityStore, type ApiClientOptions } from './client'
 import { z } from 'zod'
 import { capAt, endpoints, LIST_PAGE, LIST_PAGING, LIST_PARSE_STEP } from './endpoints'
@@ -119,8 +119,8 @@ describe('a server that gives fewer than asked for (a cap on take)', () => {
   let service: Awaited<ReturnType<typeof startService>>
   let token = ''
   // The service as a server that gives at most 20 a page, and as itself (the queries noted).
-  let capped: UnpagedProxy
-  let plain: UnpagedProxy
+  let capped: QueryProxy
+  let plain: QueryProxy
   const CAP = 20
 
   beforeAll(async () => {
