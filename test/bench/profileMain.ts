@@ -17,6 +17,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { Session } from 'node:inspector/promises'
 import { tmpdir } from 'node:os'
+import { parseArgs } from 'node:util'
 import { join } from 'node:path'
 import { createCore } from '../../src/main/core'
 import { memoryKeychain } from '../../src/main/keychain'
@@ -25,17 +26,14 @@ import { electronCalls } from './electronCalls'
 import { closeSeedConnections, seedAccount, startBenchService } from './seed'
 import { builtServiceThread } from '../support/serviceThread'
 
-const args = process.argv.slice(2)
-const overAt = args.indexOf('--over')
-const over = overAt >= 0 ? Number(args[overAt + 1]) : 45
-const topAt = args.indexOf('--top')
-const top = topAt >= 0 ? Number(args[topAt + 1]) : 0
-const count = Number(
-  args.find(
-    (a, i) => /^\d+$/.test(a) && (overAt < 0 || i !== overAt + 1) && (topAt < 0 || i !== topAt + 1)
-  ) ?? 100_000
-)
-const unpaged = args.includes('--unpaged')
+const { values: flags, positionals } = parseArgs({
+  options: { over: { type: 'string' }, top: { type: 'string' }, unpaged: { type: 'boolean' } },
+  allowPositionals: true
+})
+const over = Number(flags.over ?? 45)
+const top = Number(flags.top ?? 0)
+const count = Number(positionals[0] ?? 100_000)
+const unpaged = flags.unpaged === true
 
 /** Samples between `from` and `to` (ms since the profile started), by their top frames. */
 function stacksIn(p: Profile, from: number, to: number, depth = 6): [string, number][] {

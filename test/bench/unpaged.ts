@@ -5,9 +5,9 @@
  * An account already seeded is listed through `test/servers/unpagedProxy.ts` (the embedded service
  * with `skip`/`take` taken out of every query; in the service's process since 2026-11-28 20:50
  * UTC: before, it ran on main's thread, and its forwarding of each answer counted in main's
- * blocks) by a profile of its own: the first list (which fills
- * that profile's cache) and `runs` more, each watched for the longest block of main's event loop,
- * beside the floor: a raw `fetch` + `JSON.parse` of the same whole answer.
+ * blocks) by a profile of its own: the first list (which fills that profile's cache) and `runs`
+ * more, each watched for the longest block of main's event loop, beside the floor: a raw `fetch` +
+ * `JSON.parse` of the same whole answer.
  */
 import { type Blocked, blockNote, longestBlock, worse } from './blocks'
 import type { Call } from './electronCalls'

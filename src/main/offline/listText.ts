@@ -34,9 +34,9 @@ export class ListText<T = unknown> {
   /**
    * Items `from` to `to` as JSON arrays of about `partChars` characters each (a part ends with the
    * item that brings it to `partChars` or past it; an item is never split), as they leave main
-   * (JsonParts). A text of 128 kB
-   * or more is made in memory of its own, mapped afresh, and so is its copy on the way out: 10,000
-   * agents sent to a worker in 5 texts of 2,000 took 110–145 ms, in parts of ~50 agents 38–56.
+   * (JsonParts). A text of 128 kB or more is made in memory of its own, mapped afresh, and so is
+   * its copy on the way out: 10,000 agents sent to a worker in 5 texts of 2,000 took 110–145 ms,
+   * in parts of ~50 agents 38–56.
    */
   jsonParts(from = 0, to = this.texts.length, partChars = JSON_PART_CHARS): JsonParts {
     const parts: string[] = []
