@@ -23,6 +23,11 @@ export type ScriptedAnswer =
   | { stallAfter: string; status: number }
   /** Send the body in chunks without Content-Length (chunked encoding). */
   | { chunked: Buffer[]; status: number; headers?: Record<string, string> }
+  /**
+   * Send a JSON body with its Content-Length up to byte `until`, then the rest once `then`
+   * resolves 'end', or destroy the socket on 'cut'.
+   */
+  | { held: string; until: number; then: Promise<'end' | 'cut'>; status: number }
 
 export interface ScriptedServer {
   url: string
@@ -79,6 +84,18 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
       if ('stallAfter' in answer) {
         res.writeHead(answer.status, { 'Content-Type': 'application/json', 'Content-Length': '100000' })
         res.write(answer.stallAfter)
+        return
+      }
+      if ('held' in answer) {
+        const body = Buffer.from(answer.held)
+        res.writeHead(answer.status, {
+          'Content-Type': 'application/json',
+          'Content-Length': String(body.length)
+        })
+        res.write(body.subarray(0, answer.until))
+        void answer.then.then((next) =>
+          next === 'end' ? res.end(body.subarray(answer.until)) : req.socket.destroy()
+        )
         return
       }
       if ('chunked' in answer) {

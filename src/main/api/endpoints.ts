@@ -8,6 +8,7 @@ import { AppError } from '../../shared/errors'
 import { asIsCheck } from '../../shared/fields'
 import { isRecord } from './normalize'
 import type { Call, Transport } from './transport'
+import type { ListGroups } from './listGroups'
 import { answerDigest, foundAsIs, markAnswer, pagesDigest, readAsIs } from './answerDigest'
 import { nextTurn } from '../turn'
 
@@ -94,7 +95,7 @@ export interface ListPage {
 
 /** The endpoint helpers over one transport. */
 export function endpoints(t: Transport) {
-  const request = (call: Call) => t.request(call)
+  const request = (call: Call, groups?: ListGroups) => t.request(call, groups)
 
   function parseOne<S extends z.ZodType<Record<string, unknown>>>(
     schema: S,
@@ -178,6 +179,8 @@ export function endpoints(t: Transport) {
    * whole list, it is read whole) and one that refuses them (4xx) is asked without them; either
    * is remembered. One that gives fewer than asked for (a cap on `take`) is read a
    * capped page at a time (capAt). The next page is asked for before `onPage` takes this one.
+   * A whole list in one long answer goes to `onPage` a page's worth at a time as it arrives
+   * (listGroups.ts), each such group a page of its own.
    */
   async function pages<S extends z.ZodType>(
     op: string,
@@ -195,15 +198,27 @@ export function endpoints(t: Transport) {
       const { items, read } = await parseItems(schema, data, what)
       await onPage(items, { digest, whole, exact: (item) => !read.has(item), release: true })
     }
-    const once = async () => take(await request(query ? { ...base, query } : base), true)
+    const page = t.listPageSize ?? LIST_PAGE
+    // A long answer's groups, as they arrive: the answer then held the whole list.
+    let grouped = false
+    const groups: ListGroups = {
+      size: page,
+      take: async (items) => {
+        grouped = true
+        await take(items, true)
+      }
+    }
+    const once = async () => take(await request(query ? { ...base, query } : base, groups), true)
     const caps = t.capabilities
     if (!caps || caps.get(LIST_PAGING) === 'not_offered') return once()
-    const page = t.listPageSize ?? LIST_PAGE
     const firstId = (items: unknown[]) => (isRecord(items[0]) ? items[0].id : undefined)
     let first: unknown
     let firstLength = 0
     const ask = (skip: number) =>
-      request({ ...base, query: { ...query, skip: String(skip), take: String(page) } })
+      request(
+        { ...base, query: { ...query, skip: String(skip), take: String(page) } },
+        skip === 0 ? groups : undefined
+      )
     // What a full page holds: `page`, or less where the server gives at most so many (a cap).
     let size = page
     // The page asked for may be past the list's end: the one before it came short, of a length
@@ -234,7 +249,7 @@ export function endpoints(t: Transport) {
         if (firstLength >= page) await take(await request(query ? { ...base, query } : base), false)
         return
       }
-      if (skip === 0 && data.length > page) {
+      if (skip === 0 && (grouped || data.length > page)) {
         caps.set(LIST_PAGING, 'not_offered')
         return take(data, true)
       }

@@ -8,7 +8,7 @@ import http from 'node:http'
 import https from 'node:https'
 import type { Readable } from 'node:stream'
 import { nextTurn } from '../turn'
-import { ArrivingBody, LARGE_ANSWER_BYTES, parseJsonInSteps } from './largeAnswer'
+import { ArrivingBody, LARGE_ANSWER_BYTES, parseJsonInSteps, type GroupSink } from './largeAnswer'
 
 export interface RawResponse {
   status: number
@@ -73,6 +73,8 @@ export interface SendOptions {
   signal?: AbortSignal
   maxResponseBytes: number
   agents: Agents
+  /** Where a long answer's list goes a group at a time as it is read (largeAnswer.ts). */
+  groups?: GroupSink
 }
 
 export interface Agents {
@@ -260,7 +262,8 @@ export function send(opts: SendOptions): Promise<RawResponse> {
           const status = res.statusCode ?? 0
           if (status >= 200 && status < 300 && Number.isFinite(declared) && declared >= LARGE_ANSWER_BYTES)
             arriving = new ArrivingBody(declared)
-          const read = arriving && parseJsonInSteps(arriving).catch(() => undefined)
+          const read =
+            arriving && parseJsonInSteps(arriving, undefined, undefined, opts.groups).catch(() => undefined)
           paceByTurn(res)
           res.on('data', (chunk: Buffer) => {
             if (settled) return

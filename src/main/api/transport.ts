@@ -15,10 +15,12 @@ import {
 } from './capabilities'
 import { currentSignal } from '../callContext'
 import { createAgents, send, TransportError, type RawResponse } from './http'
+import { exchangeFailure, isRetryableNetworkCode } from './exchangeFailure'
 import { bytesMayHold, jsonMayHold, markChecked, maskSecrets, maskSecretsInSteps } from '../mask'
 import { nextIdempotencyKey } from './idempotency'
 import { digestInSteps, digestOf, markAnswer } from './answerDigest'
 import { LARGE_ANSWER_BYTES, parseJsonInSteps } from './largeAnswer'
+import { GroupStream, type ListGroups } from './listGroups'
 import { failureFromResponse, isRecord, isRouteMiss, parseBody } from './normalize'
 
 export interface ApiClientOptions {
@@ -110,29 +112,6 @@ export interface Call {
   idempotencyKey?: string
 }
 
-const RETRYABLE_NETWORK_CODES = new Set([
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'EPIPE',
-  'ECONNABORTED',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENETDOWN',
-  'EAI_AGAIN',
-  'ETIMEDOUT'
-])
-
-const NETWORK_DETAILS: Record<string, string> = {
-  ECONNREFUSED: 'connection refused',
-  ENOTFOUND: 'unknown host name',
-  EAI_AGAIN: 'name lookup failed',
-  ECONNRESET: 'connection closed by the server',
-  EPIPE: 'connection closed by the server',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'network unreachable',
-  ETIMEDOUT: 'connection timed out'
-}
-
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 
 export interface Transport {
@@ -141,8 +120,12 @@ export interface Transport {
   readonly capabilities?: CapabilityStore
   /** Items per page of a paged list. */
   readonly listPageSize?: number
-  /** Performs a call; returns the envelope's `data` (undefined becomes null). Throws AppError. */
-  request(call: Call): Promise<unknown>
+  /**
+   * Performs a call; returns the envelope's `data` (undefined becomes null). Throws AppError. A
+   * long list's items may go to `groups` a group at a time as they arrive (listGroups.ts): the
+   * `data` returned is then the last group.
+   */
+  request(call: Call, groups?: ListGroups): Promise<unknown>
 }
 
 export function createTransport(opts: ApiClientOptions): Transport {
@@ -161,45 +144,12 @@ export function createTransport(opts: ApiClientOptions): Transport {
   // request wait for another: see createAgents).
   const agents = { read: createAgents(), write: createAgents() }
 
-  function transportToAppError(err: unknown, timeoutMs: number): AppError {
-    if (err instanceof TransportError) {
-      if (err.failure === 'cancelled') {
-        return new AppError({ kind: 'cancelled', message: 'Cancelled', code: 'cancelled' })
-      }
-      if (err.failure === 'timeout') {
-        const ms = err.limitMs ?? timeoutMs
-        const limit = ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`
-        const message = err.slowBody
-          ? `${host} did not finish its answer within ${limit}: it came too slowly or stopped`
-          : `${host} did not answer within ${limit}`
-        return new AppError({ kind: 'timeout', message })
-      }
-      if (err.failure === 'too_large') {
-        const mb = maxResponseBytes / (1024 * 1024)
-        const size =
-          mb >= 1 ? `${Math.round(mb)} MiB` : `${Math.max(1, Math.round(maxResponseBytes / 1024))} KiB`
-        return new AppError({ kind: 'too_large', message: `The server's answer is too large (over ${size})` })
-      }
-      if (/^(CERT_|ERR_TLS|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_SSL)/.test(err.code)) {
-        return new AppError({
-          kind: 'network',
-          message: `Cannot reach ${host} securely (${err.code})`,
-          code: err.code
-        })
-      }
-      const detail = NETWORK_DETAILS[err.code]
-      return new AppError({
-        kind: 'network',
-        message: detail ? `Cannot reach ${host} (${detail})` : `Cannot reach ${host}`,
-        code: err.code
-      })
-    }
-    if (err instanceof AppError) return err
-    const message = err instanceof Error ? err.message : String(err)
-    return new AppError({ kind: 'internal', message: `The request could not be sent: ${message}` })
-  }
-
-  async function exchange(call: Call, headers: Record<string, string>, body: string | undefined) {
+  async function exchange(
+    call: Call,
+    headers: Record<string, string>,
+    body: string | undefined,
+    groups: GroupStream | undefined
+  ) {
     const url = new URL(`${baseUrl}/api/v1${call.path}`)
     for (const [k, v] of Object.entries(call.query ?? {})) url.searchParams.set(k, v)
     // Only reads are sent again by the transport: a write that may have reached the server is
@@ -224,6 +174,7 @@ export function createTransport(opts: ApiClientOptions): Transport {
         if (idempotent) sendOpts.firstByteTimeoutMs = firstByteTimeoutMs
         if (signal) sendOpts.signal = signal
         if (body !== undefined) sendOpts.body = body
+        if (groups) sendOpts.groups = groups
         return await send(sendOpts)
       } catch (err) {
         const retry =
@@ -231,8 +182,9 @@ export function createTransport(opts: ApiClientOptions): Transport {
           err instanceof TransportError &&
           err.failure === 'network' &&
           attempt < getRetries &&
-          RETRYABLE_NETWORK_CODES.has(err.code)
-        if (!retry || signal?.aborted) throw transportToAppError(err, timeoutMs)
+          isRetryableNetworkCode(err.code) &&
+          !groups?.started
+        if (!retry || signal?.aborted) throw exchangeFailure(err, { host, timeoutMs, maxResponseBytes })
         attempt += 1
         await sleep(150 * attempt)
       } finally {
@@ -264,24 +216,24 @@ export function createTransport(opts: ApiClientOptions): Transport {
     return token
   }
 
-  /** Performs a call; returns the envelope's `data` (undefined becomes null). Throws AppError. */
-  async function request(call: Call): Promise<unknown> {
+  /** Performs a call (Transport.request). */
+  async function request(call: Call, groups?: ListGroups): Promise<unknown> {
     const extra = isExtraOperation(call.op) ? call.op : null
     if (extra && caps.get(extra) === 'not_offered') throw notOffered(extra)
     // A write carries one Idempotency-Key, the same on every attempt (either header spelling).
     const key = call.method !== 'GET' ? (call.idempotencyKey ?? nextIdempotencyKey()) : null
-    if (!call.auth) return attempt(call, extra, null, key)
+    if (!call.auth) return attempt(call, extra, null, key, groups)
     const token = tokenFor()
     const spelling = authHeader.get()
     try {
-      return await attempt(call, extra, { name: spelling, token }, key)
+      return await attempt(call, extra, { name: spelling, token }, key, groups)
     } catch (e) {
       if (!(AppError.is(e) && e.kind === 'unauthorized')) throw e
       // Refused as not authenticated under `Authorization`: once, the document's spelling alone.
       if (spelling === 'Authorization') {
         let retried: unknown
         try {
-          retried = await attempt(call, extra, { name: 'Autorization', token }, key)
+          retried = await attempt(call, extra, { name: 'Autorization', token }, key, groups)
         } catch (e2) {
           if (AppError.is(e2) && e2.kind !== 'unauthorized') throw e2
           opts.onUnauthorized?.(e)
@@ -300,7 +252,8 @@ export function createTransport(opts: ApiClientOptions): Transport {
     call: Call,
     extra: ExtraOperation | null,
     auth: { name: AuthHeaderName; token: string } | null,
-    key: string | null
+    key: string | null,
+    groups: ListGroups | undefined
   ): Promise<unknown> {
     const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': 'AgentDesk' }
     // The token this request carries: masked out of whatever the server answers (a server or a
@@ -317,14 +270,31 @@ export function createTransport(opts: ApiClientOptions): Transport {
       headers['Content-Type'] = 'application/json'
     }
 
-    const raw: RawResponse = await exchange(call, headers, body)
+    const stream = groups && new GroupStream(groups, call.op.startsWith('apiTokens.') ? [] : secrets)
+    let raw: RawResponse
+    try {
+      raw = await exchange(call, headers, body, stream)
+    } catch (e) {
+      await stream?.close() // thrown once the group going on (if any) has gone
+      throw e
+    }
     const ok2xx = raw.status >= 200 && raw.status < 300
 
     if (ok2xx && raw.body.length >= LARGE_ANSWER_BYTES) {
       // A long list from a server without paging: read in steps as it arrived (http.ts), then
       // searched and hashed in steps, so main answers meanwhile (largeAnswer.ts). What the steps
       // do not read is read whole below.
-      const read = await (raw.read ?? parseJsonInSteps(raw.body))
+      const read = await (raw.read ?? parseJsonInSteps(raw.body, undefined, undefined, stream))
+      if (stream?.started) {
+        // Groups went on: the answer can no longer be read whole.
+        if (stream.failure !== undefined) throw stream.failure
+        if (!read || stream.rest === undefined) {
+          const message = `The server's list of ${call.what}s could not be read to its end`
+          throw new AppError({ kind: 'protocol', message })
+        }
+        if (extra && caps.get(extra) !== 'offered') caps.set(extra, 'offered')
+        return stream.rest
+      }
       if (read && isRecord(read.value) && read.value.success === true) {
         const clean = !(await bytesMayHold(raw.body, secrets))
         return succeed(call, extra, read.value.data ?? null, secrets, clean, () => digestInSteps(raw.body))

@@ -1,0 +1,248 @@
+/**
+ * A long list handed on a group at a time as its answer is read (largeAnswer.ts' `GroupSink`,
+ * listGroups.ts): the groups are the array, in order, each read from its own bytes; through the
+ * transport they reach `pages`' taker before the answer has ended, masked and marked a group at a
+ * time; a request that fails once a group went on is not sent again.
+ */
+import fc from 'fast-check'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startScriptedServer, type ScriptedServer } from '../../../test/servers/scriptedServer'
+import { Agent } from '../../shared/agent'
+import { MASK } from '../mask'
+import { memoryCapabilityStore } from './client'
+import { endpoints, LIST_PAGING, type ListPage } from './endpoints'
+import { ArrivingBody, LARGE_ANSWER_BYTES, parseJsonInSteps, type GroupSink } from './largeAnswer'
+import { createTransport } from './transport'
+
+const noYield = () => Promise.resolve()
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+/** A sink that keeps the groups it is handed (of `data` after `success: true`, by default). */
+function keeper(
+  size: number,
+  wants: GroupSink['wants'] = (k, before) => k === 'data' && before.success === true
+) {
+  const groups: { items: unknown[]; text: string; last: boolean }[] = []
+  const sink: GroupSink = {
+    size,
+    wants,
+    take: async (items, text, last) => void groups.push({ items, text: text.toString('utf8'), last })
+  }
+  return { sink, groups }
+}
+
+/** Reads `text` as it arrives in chunks of the given sizes, a turn of the loop apart. */
+async function readArriving(text: string, sizes: number[], batchBytes: number, sink: GroupSink) {
+  const buf = Buffer.from(text)
+  const body = new ArrivingBody(buf.length)
+  const reading = parseJsonInSteps(body, noYield, batchBytes, sink)
+  for (let at = 0, k = 0; at < buf.length; k++) {
+    const n = Math.max(1, sizes[k % sizes.length] ?? 1)
+    body.add(buf.subarray(at, at + n))
+    at += n
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+  body.end()
+  return reading
+}
+
+describe("a root object's long array, handed on in groups as it is read", () => {
+  it('goes on in groups of `size` that make up the array, each read from its own bytes', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.jsonValue(), { maxLength: 60 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 1, max: 80 }),
+        fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 5 }),
+        async (data, size, batchBytes, sizes) => {
+          const text = JSON.stringify({ success: true, data, after: [1] }, null, ' ')
+          const { sink, groups } = keeper(size)
+          const read = await readArriving(text, sizes, batchBytes, sink)
+          if (data.length <= size) {
+            expect(groups).toEqual([])
+            expect(read).toEqual({ value: JSON.parse(text) })
+            return
+          }
+          expect(groups.flatMap((g) => g.items)).toEqual(JSON.parse(JSON.stringify(data)))
+          const lengths = groups.map((g) => g.items.length)
+          expect(lengths).toEqual(lengths.map((_, k) => Math.min(size, data.length - k * size)))
+          expect(groups.map((g) => g.last)).toEqual(groups.map((_, i) => i === groups.length - 1))
+          for (const g of groups) expect(JSON.parse(`[${g.text}]`)).toEqual(g.items)
+          // The array's value is its last group; the members around it are read as ever.
+          const value = (read as { value: { data: unknown[]; after: unknown } }).value
+          expect(value.data).toBe(groups.at(-1)?.items)
+          expect(value.after).toEqual([1])
+        }
+      ),
+      { numRuns: 300 }
+    )
+  })
+
+  it('does not go on when the sink does not want it, nor in parts when no longer than a group', async () => {
+    const data = Array.from({ length: 30 }, (_, i) => ({ i }))
+    for (const value of [
+      { data, success: true }, // `success` after it: not known to be a success when it begins
+      { success: true, inner: { data } }, // not the root's own
+      { success: true, data: data.slice(0, 10) } // ten: a group's size
+    ]) {
+      const { sink, groups } = keeper(10)
+      expect(await parseJsonInSteps(Buffer.from(JSON.stringify(value)), noYield, 16, sink)).toEqual({ value })
+      expect(groups).toEqual([])
+    }
+    const { sink, groups } = keeper(10)
+    expect(await parseJsonInSteps(Buffer.from(JSON.stringify(data)), noYield, 16, sink)).toEqual({
+      value: data
+    })
+    expect(groups).toEqual([]) // a root array
+  })
+
+  it('a member met again after it went on is not read: what went on cannot be taken back', async () => {
+    const text = `{"success":true,"data":${JSON.stringify(Array.from({ length: 30 }, (_, i) => i))},"data":[]}`
+    const { sink, groups } = keeper(10)
+    expect(await parseJsonInSteps(Buffer.from(text), noYield, 8, sink)).toBeUndefined()
+    expect(groups.length).toBeGreaterThan(0)
+  })
+
+  it('what the taker throws ends the reading and is thrown', async () => {
+    const text = JSON.stringify({ success: true, data: Array.from({ length: 30 }, (_, i) => i) })
+    const failure = new Error('taker failed')
+    let taken = 0
+    const sink: GroupSink = {
+      size: 5,
+      wants: () => true,
+      take: async () => {
+        if (++taken === 2) throw failure
+      }
+    }
+    await expect(parseJsonInSteps(Buffer.from(text), noYield, 4, sink)).rejects.toBe(failure)
+    expect(taken).toBe(2)
+  })
+})
+
+describe('a whole list in one long answer, through the transport to `pages`', () => {
+  let server: ScriptedServer
+  beforeAll(async () => {
+    server = await startScriptedServer()
+  })
+  afterAll(async () => server.close())
+
+  const token = 'tok-list-groups-123456'
+  const stamp = '2026-01-01T00:00:00.000000+00:00'
+  const agent = (i: number, extra = '') => ({
+    id: `a${i}`,
+    name: `Agent ${i} ${'·'.repeat(40)}${extra}`,
+    type: 'REACT',
+    llm: { provider: 'openai', model: 'gpt-4o' },
+    hasMemory: false,
+    tags: [],
+    createdAt: stamp,
+    updatedAt: stamp
+  })
+  /** ~3 × LARGE_ANSWER_BYTES. */
+  const count = Math.ceil((3 * LARGE_ANSWER_BYTES) / 250)
+  const PAGE = 1000
+  const bodyOf = (items: unknown[]) => JSON.stringify({ success: true, data: items })
+
+  /**
+   * Lists through `pages` (paging not yet known) while the server sends `body` up to `at` (a
+   * share of its bytes), then the rest or a cut once `release` is called.
+   */
+  function list(body: string, at: number, onPage?: (n: number) => void) {
+    let release: (next: 'end' | 'cut') => void = () => undefined
+    const then = new Promise<'end' | 'cut'>((resolve) => (release = resolve))
+    server.queue.push({ held: body, until: Math.floor(Buffer.byteLength(body) * at), then, status: 200 })
+    const caps = memoryCapabilityStore()
+    const t = createTransport({
+      baseUrl: server.url,
+      getToken: () => token,
+      capabilities: caps,
+      listPageSize: PAGE
+    })
+    const pages: { items: unknown[]; page: ListPage }[] = []
+    let first: () => void = () => undefined
+    const firstCame = new Promise<void>((resolve) => (first = resolve))
+    const requestsBefore = server.requests.length
+    const run = endpoints(t).pages(
+      'agents.list',
+      '/agents',
+      Agent,
+      'agent',
+      undefined,
+      async (items, page) => {
+        pages.push({ items: [...items], page })
+        first()
+        onPage?.(pages.length)
+      }
+    )
+    run.catch(() => undefined)
+    return { caps, pages, firstCame, release, run, requests: () => server.requests.length - requestsBefore }
+  }
+
+  it("reaches the taker a page's worth at a time before the answer has ended, the list in order", async () => {
+    const items = Array.from({ length: count }, (_, i) => agent(i))
+    const l = list(bodyOf(items), 0.6)
+    const cameBeforeEnd = await Promise.race([l.firstCame.then(() => true), sleep(5000).then(() => false)])
+    l.release('end')
+    await l.run
+    expect(cameBeforeEnd).toBe(true)
+    expect(l.pages.flatMap((p) => p.items)).toEqual(items)
+    expect(l.pages.length).toBeGreaterThan(10)
+    for (const p of l.pages.slice(0, -1)) expect(p.items).toHaveLength(PAGE)
+    for (const p of l.pages) expect(p.page).toMatchObject({ whole: true, digest: expect.any(String) })
+    expect(l.caps.get(LIST_PAGING)).toBe('not_offered')
+    expect(l.requests()).toBe(1)
+  })
+
+  it('gives the same pages and digests however the bytes arrive; one item changed changes its page alone', async () => {
+    const items = Array.from({ length: count }, (_, i) => agent(i))
+    const read = async (body: string, at: number) => {
+      const l = list(body, at)
+      l.release('end')
+      await l.run
+      return l.pages.map((p) => ({ length: p.items.length, digest: p.page.digest }))
+    }
+    const early = await read(bodyOf(items), 0.1)
+    expect(early.length).toBeGreaterThan(10)
+    expect(await read(bodyOf(items), 0.9)).toEqual(early)
+    const changed = items.map((a, i) => (i === 2500 ? { ...a, name: 'Renamed' } : a))
+    const after = await read(bodyOf(changed), 0.5)
+    const differ = after.flatMap((p, k) => (p.digest !== early[k]?.digest ? [k] : []))
+    expect(differ).toHaveLength(1)
+  })
+
+  it('a page that holds the token is masked and not marked; the others are marked', async () => {
+    const items = Array.from({ length: count }, (_, i) => agent(i, i === 2500 ? token : ''))
+    const l = list(bodyOf(items), 0.5)
+    l.release('end')
+    await l.run
+    expect(l.pages.length).toBeGreaterThan(10)
+    const masked = l.pages.filter((p) => JSON.stringify(p.items).includes(MASK))
+    expect(masked).toHaveLength(1)
+    expect(masked[0]?.page.digest).toBeUndefined()
+    expect(l.pages.filter((p) => p.page.digest === undefined)).toHaveLength(1)
+    expect(JSON.stringify(l.pages.map((p) => p.items))).not.toContain(token)
+  })
+
+  it('an answer cut once pages went on fails the list, is not asked again, and hands on no more', async () => {
+    const l = list(bodyOf(Array.from({ length: count }, (_, i) => agent(i))), 0.5)
+    await l.firstCame
+    l.release('cut')
+    await expect(l.run).rejects.toMatchObject({ kind: 'network' })
+    const handed = l.pages.length
+    await sleep(50)
+    expect(l.pages.length).toBe(handed)
+    expect(handed).toBeLessThan(count / PAGE)
+    expect(l.requests()).toBe(1)
+  })
+
+  it('what the taker throws fails the list, and the answer is not asked again', async () => {
+    const failure = new Error('the cache could not take it')
+    const l = list(bodyOf(Array.from({ length: count }, (_, i) => agent(i))), 1, (n) => {
+      if (n === 2) throw failure
+    })
+    l.release('end')
+    await expect(l.run).rejects.toBe(failure)
+    expect(l.pages).toHaveLength(2)
+    expect(l.requests()).toBe(1)
+  })
+})
