@@ -43,11 +43,12 @@ export function jsonMayHold(text: string, secrets: readonly (string | null | und
 const BYTES_STEP = 8 * 1024 * 1024
 
 /**
- * `jsonMayHold` for JSON as UTF-8 bytes (a large answer, api/largeAnswer.ts), searched a slice at
- * a time with `yieldNow` awaited between slices, without decoding the whole text first.
+ * `jsonMayHold` for JSON as UTF-8 bytes (a large answer, api/largeAnswer.ts; in pieces, as it
+ * came), searched a slice at a time with `yieldNow` awaited between slices, without decoding the
+ * whole text first. A secret across the edge of two pieces (or of more) is found too.
  */
 export async function bytesMayHold(
-  body: Buffer,
+  body: Buffer | readonly Buffer[],
   secrets: readonly (string | null | undefined)[],
   yieldNow: () => Promise<void> = nextTurn
 ): Promise<boolean> {
@@ -56,10 +57,17 @@ export async function bytesMayHold(
   if (list.some((s) => [...s].some(escapable))) return true
   const needles = ['\\u', ...list].map((s) => Buffer.from(s, 'utf8'))
   const overlap = Math.max(...needles.map((n) => n.length)) - 1
-  for (let at = 0; at < body.length; at += BYTES_STEP) {
-    if (at > 0) await yieldNow()
-    const slice = body.subarray(at, at + BYTES_STEP + overlap)
-    if (needles.some((n) => slice.includes(n))) return true
+  const found = (bytes: Buffer) => needles.some((n) => bytes.includes(n))
+  // The last `overlap` bytes of the pieces before this one.
+  let tail: Buffer = Buffer.alloc(0)
+  let slices = 0
+  for (const piece of Buffer.isBuffer(body) ? [body] : body) {
+    if (tail.length > 0 && found(Buffer.concat([tail, piece.subarray(0, overlap)]))) return true
+    for (let at = 0; at < piece.length; at += BYTES_STEP) {
+      if (slices++ > 0) await yieldNow()
+      if (found(piece.subarray(at, at + BYTES_STEP + overlap))) return true
+    }
+    tail = (piece.length >= overlap ? piece : Buffer.concat([tail, piece])).subarray(-overlap)
   }
   return false
 }

@@ -18,15 +18,21 @@ export function digestOf(body: Uint8Array): string {
 /** Bytes hashed per step by `digestInSteps` (~5 ms). */
 const DIGEST_STEP = 2 * 1024 * 1024
 
-/** `digestOf` in steps of DIGEST_STEP bytes, with `yieldNow` between them (a long answer). */
+/**
+ * `digestOf` in steps of DIGEST_STEP bytes, with `yieldNow` between them (a long answer; in
+ * pieces, as it came: the digest of their bytes one after the other).
+ */
 export async function digestInSteps(
-  body: Uint8Array,
+  body: Uint8Array | readonly Uint8Array[],
   yieldNow: () => Promise<void> = nextTurn
 ): Promise<string> {
   const hash = createHash('sha256')
-  for (let at = 0; at < body.length; at += DIGEST_STEP) {
-    if (at > 0) await yieldNow()
-    hash.update(body.subarray(at, at + DIGEST_STEP))
+  let steps = 0
+  for (const piece of body instanceof Uint8Array ? [body] : body) {
+    for (let at = 0; at < piece.length; at += DIGEST_STEP) {
+      if (steps++ > 0) await yieldNow()
+      hash.update(piece.subarray(at, at + DIGEST_STEP))
+    }
   }
   return hash.digest('base64')
 }

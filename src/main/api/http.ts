@@ -14,9 +14,12 @@ export interface RawResponse {
   status: number
   statusText: string
   headers: http.IncomingHttpHeaders
-  body: Buffer
+  /** The body (of a long answer read while it arrived: its pieces joined once asked for). */
+  readonly body: Buffer
   /** A long answer's JSON, read while it arrived (largeAnswer.ts; undefined: read it whole). */
   read?: Promise<{ value: unknown } | undefined>
+  /** A long answer's body as it was kept while it arrived, in segments (largeAnswer.ts). */
+  pieces?: readonly Buffer[]
 }
 
 export type TransportFailure = 'network' | 'timeout' | 'too_large' | 'cancelled'
@@ -273,14 +276,25 @@ export function send(opts: SendOptions): Promise<RawResponse> {
               return
             }
             if (!arriving) chunks.push(chunk)
-            else if (total <= arriving.buf.length) arriving.add(chunk)
+            else if (total <= arriving.total) arriving.add(chunk)
             else fail(Object.assign(new Error('The answer ran past its Content-Length'), { code: 'EPROTO' }))
           })
           res.on('end', () =>
             finish(() => {
               if (arriving && read) {
-                const body = arriving.body
-                resolve({ status, statusText: res.statusMessage ?? '', headers: res.headers, body, read })
+                const pieces = arriving.pieces
+                let body: Buffer | undefined
+                resolve({
+                  status,
+                  statusText: res.statusMessage ?? '',
+                  headers: res.headers,
+                  read,
+                  pieces,
+                  // Joined only where the answer is read whole after all (seldom: see transport.ts).
+                  get body() {
+                    return (body ??= pieces.length === 1 ? (pieces[0] as Buffer) : Buffer.concat(pieces))
+                  }
+                })
                 return
               }
               joinChunks(chunks, total).then(

@@ -129,9 +129,15 @@ describe('parseJsonInSteps', () => {
 
 describe('parseJsonInSteps on an answer still arriving', () => {
   /** Feeds `text` in chunks of the given sizes, a turn of the loop apart, while it is read. */
-  async function readArriving(text: string, sizes: number[], batchBytes: number, stopAt = Infinity) {
+  async function readArriving(
+    text: string,
+    sizes: number[],
+    batchBytes: number,
+    stopAt = Infinity,
+    segSize = 7
+  ) {
     const buf = Buffer.from(text)
-    const body = new ArrivingBody(buf.length)
+    const body = new ArrivingBody(buf.length, segSize)
     let batchesBeforeEnd = 0
     let ended = false
     const reading = parseJsonInSteps(
@@ -159,9 +165,11 @@ describe('parseJsonInSteps on an answer still arriving', () => {
         rootValue,
         fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 8 }),
         fc.integer({ min: 1, max: 100 }),
-        async (value, sizes, batchBytes) => {
+        fc.integer({ min: 1, max: 64 }),
+        async (value, sizes, batchBytes, segSize) => {
           const text = spaced(value, ' ')
-          const { read } = await readArriving(text, sizes, batchBytes)
+          // Kept in segments of any size: a value, a string, an escape may straddle two or more.
+          const { read } = await readArriving(text, sizes, batchBytes, Infinity, segSize)
           expect(read).toEqual({ value: JSON.parse(text) })
         }
       ),
@@ -192,10 +200,19 @@ describe('parseJsonInSteps on an answer still arriving', () => {
     )
   })
 
+  it('keeps the bytes in segments made as the bytes reach them, not in one of the whole length', () => {
+    const body = new ArrivingBody(100, 16)
+    body.add(Buffer.alloc(20, 0x61))
+    expect(body.segs.map((s) => s.length)).toEqual([16, 16])
+    body.add(Buffer.alloc(80, 0x62))
+    expect(body.segs.map((s) => s.length)).toEqual([16, 16, 16, 16, 16, 16, 4])
+    expect(Buffer.concat(body.pieces).toString()).toBe('a'.repeat(20) + 'b'.repeat(80))
+  })
+
   it('parses most of a long list before its last bytes have come', async () => {
     const items = Array.from({ length: 2000 }, (_, i) => ({ id: `a${i}`, name: 'x'.repeat(90) }))
     const text = JSON.stringify({ success: true, data: items })
-    const { read, batchesBeforeEnd } = await readArriving(text, [4096], 2048)
+    const { read, batchesBeforeEnd } = await readArriving(text, [4096], 2048, Infinity, 10_000)
     expect(read).toEqual({ value: { success: true, data: items } })
     let batches = 0
     await parseJsonInSteps(Buffer.from(text), async () => void batches++, 2048)
@@ -212,12 +229,21 @@ describe('the search for the token and the digest, in steps', () => {
       fc.asyncProperty(
         fc.jsonValue(),
         fc.constantFrom('', token, `${token}"`, 'abc/def\\gh', 'short'),
-        async (value, held) => {
+        fc.array(fc.integer({ min: 0, max: 30 }), { maxLength: 6 }),
+        async (value, held, cuts) => {
           const text = JSON.stringify({ value, held })
           const body = Buffer.from(text)
-          for (const secrets of [[token], ['abc/def\\gh'], ['short'], []])
+          // The same bytes in pieces (as an answer is kept while it arrives), of any lengths.
+          const pieces: Buffer[] = []
+          let at = 0
+          for (const n of cuts) pieces.push(body.subarray(at, (at = Math.min(body.length, at + n))))
+          pieces.push(body.subarray(at))
+          for (const secrets of [[token], ['abc/def\\gh'], ['short'], []]) {
             expect(await bytesMayHold(body, secrets, noYield)).toBe(jsonMayHold(text, secrets))
+            expect(await bytesMayHold(pieces, secrets, noYield)).toBe(jsonMayHold(text, secrets))
+          }
           expect(await digestInSteps(body, noYield)).toBe(digestOf(body))
+          expect(await digestInSteps(pieces, noYield)).toBe(digestOf(body))
         }
       ),
       { numRuns: 300 }

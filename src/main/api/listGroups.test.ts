@@ -26,15 +26,22 @@ function keeper(
   const sink: GroupSink = {
     size,
     wants,
-    take: async (items, text, last) => void groups.push({ items, text: text.toString('utf8'), last })
+    take: async (items, text, last) =>
+      void groups.push({ items, text: Buffer.concat(text).toString('utf8'), last })
   }
   return { sink, groups }
 }
 
 /** Reads `text` as it arrives in chunks of the given sizes, a turn of the loop apart. */
-async function readArriving(text: string, sizes: number[], batchBytes: number, sink: GroupSink) {
+async function readArriving(
+  text: string,
+  sizes: number[],
+  batchBytes: number,
+  sink: GroupSink,
+  segSize: number
+) {
   const buf = Buffer.from(text)
-  const body = new ArrivingBody(buf.length)
+  const body = new ArrivingBody(buf.length, segSize)
   const reading = parseJsonInSteps(body, noYield, batchBytes, sink)
   for (let at = 0, k = 0; at < buf.length; k++) {
     const n = Math.max(1, sizes[k % sizes.length] ?? 1)
@@ -54,10 +61,11 @@ describe("a root object's long array, handed on in groups as it is read", () => 
         fc.integer({ min: 1, max: 12 }),
         fc.integer({ min: 1, max: 80 }),
         fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 5 }),
-        async (data, size, batchBytes, sizes) => {
+        fc.integer({ min: 1, max: 64 }),
+        async (data, size, batchBytes, sizes, segSize) => {
           const text = JSON.stringify({ success: true, data, after: [1] }, null, ' ')
           const { sink, groups } = keeper(size)
-          const read = await readArriving(text, sizes, batchBytes, sink)
+          const read = await readArriving(text, sizes, batchBytes, sink, segSize)
           if (data.length <= size) {
             expect(groups).toEqual([])
             expect(read).toEqual({ value: JSON.parse(text) })

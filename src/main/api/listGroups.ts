@@ -49,7 +49,7 @@ export class GroupStream implements GroupSink {
     return key === 'data' && before.success === true && !this.closed
   }
 
-  take(items: unknown[], text: Buffer, last: boolean): Promise<void> {
+  take(items: unknown[], text: readonly Buffer[], last: boolean): Promise<void> {
     if (this.closed) return Promise.reject(new Closed())
     this.started = true
     this.pending = this.group(items, text, last).catch((e: unknown) => {
@@ -65,7 +65,7 @@ export class GroupStream implements GroupSink {
     await this.pending.catch(() => undefined)
   }
 
-  private async group(items: unknown[], text: Buffer, last: boolean): Promise<void> {
+  private async group(items: unknown[], text: readonly Buffer[], last: boolean): Promise<void> {
     const clean = !(await bytesMayHold(text, this.secrets))
     const group = clean ? items : ((await maskSecretsInSteps(items, this.secrets)) as unknown[])
     // A masked group is not marked: its items are not those of its bytes.

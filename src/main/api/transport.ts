@@ -280,7 +280,9 @@ export function createTransport(opts: ApiClientOptions): Transport {
     }
     const ok2xx = raw.status >= 200 && raw.status < 300
 
-    if (ok2xx && raw.body.length >= LARGE_ANSWER_BYTES) {
+    // A long answer's bytes as they were kept (in segments, never joined here).
+    const bytes = raw.pieces ?? [raw.body]
+    if (ok2xx && bytes.reduce((n, b) => n + b.length, 0) >= LARGE_ANSWER_BYTES) {
       // A long list from a server without paging: read in steps as it arrived (http.ts), then
       // searched and hashed in steps, so main answers meanwhile (largeAnswer.ts). What the steps
       // do not read is read whole below.
@@ -296,8 +298,8 @@ export function createTransport(opts: ApiClientOptions): Transport {
         return stream.rest
       }
       if (read && isRecord(read.value) && read.value.success === true) {
-        const clean = !(await bytesMayHold(raw.body, secrets))
-        return succeed(call, extra, read.value.data ?? null, secrets, clean, () => digestInSteps(raw.body))
+        const clean = !(await bytesMayHold(bytes, secrets))
+        return succeed(call, extra, read.value.data ?? null, secrets, clean, () => digestInSteps(bytes))
       }
     }
     const parsed = parseBody(raw)
