@@ -105,7 +105,10 @@ try {
     for (const [a, b] of blocks) {
       const busy = stacksIn(recorded, a, b).filter(([k]) => !k.startsWith('(idle)'))
       const total = busy.reduce((n, [, v]) => n + v, 0)
-      console.log(`  at ${a.toFixed(0)} ms, ${(b - a).toFixed(0)} ms: ${total.toFixed(0)} ms of samples`)
+      const since = `${(t0 + a).toFixed(0)} ms since the process began, as --trace-gc counts`
+      console.log(
+        `  at ${a.toFixed(0)} ms (${since}), ${(b - a).toFixed(0)} ms: ${total.toFixed(0)} ms of samples`
+      )
       for (const [k, v] of busy.slice(0, 5)) console.log(`    ${v.toFixed(1).padStart(7)} ms  ${k}`)
     }
   }

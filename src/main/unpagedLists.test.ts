@@ -1,0 +1,74 @@
+/**
+ * A long list from a server without paging (as the origin answers: the whole list in one answer)
+ * goes to the cache a page's worth at a time as it is read (api/listGroups.ts): through the core,
+ * the list and the cache hold it whole and in the server's order, read again it is the same, and
+ * a change on the server shows in the next read.
+ */
+import { afterEach, describe, expect, it } from 'vitest'
+import { startService } from '../service'
+import { startUnpagedProxy } from '../../test/servers/unpagedProxy'
+import { seedAccount } from '../../test/bench/seed'
+import { tempDir, testCore } from '../../test/support/mainCore'
+import { LIST_PAGE } from './api/endpoints'
+import { LARGE_ANSWER_BYTES } from './api/largeAnswer'
+
+const cleanup: (() => Promise<void>)[] = []
+afterEach(async () => {
+  while (cleanup.length) await cleanup.pop()?.()
+})
+
+/** The service's own list, asked with a `take` that holds it all. */
+async function served(url: string, token: string): Promise<{ id: string; name: string }[]> {
+  const res = await fetch(`${url}/api/v1/agents?take=10000`, {
+    headers: { Authorization: `Bearer ${token}` }
+  })
+  return ((await res.json()) as { data: { id: string; name: string }[] }).data
+}
+
+describe('a long list from a server without paging', () => {
+  it('is listed and cached whole, in order, as its pages are read; the same again; a change shows', async () => {
+    const service = await startService({
+      dataDir: tempDir('agent-desk-svc-'),
+      scryptCost: 16,
+      logger: () => {}
+    })
+    cleanup.push(() => service.close())
+    const proxy = await startUnpagedProxy(service.url)
+    cleanup.push(() => proxy.close())
+    // A page and a half: two groups of one answer, long enough to be read in steps.
+    const seed = await seedAccount(service.url, { agents: LIST_PAGE + LIST_PAGE / 2, tags: 2 })
+    const expected = await served(service.url, seed.token)
+    expect(expected).toHaveLength(LIST_PAGE + LIST_PAGE / 2)
+    expect(Buffer.byteLength(JSON.stringify(expected))).toBeGreaterThan(LARGE_ANSWER_BYTES)
+
+    const t = testCore({ fetchTimeoutMs: 60_000 })
+    cleanup.push(() => t.core.dispose())
+    const profile = await t.call('profiles.save', { name: 'Origin-like', baseUrl: proxy.url })
+    await t.call('session.signIn', { profileId: profile.id, email: seed.email, password: seed.password })
+
+    const ids = (list: { data: { id: string }[] }) => list.data.map((a) => a.id)
+    const first = await t.call('agents.list')
+    expect(first.source).toBe('network')
+    expect(ids(first)).toEqual(expected.map((a) => a.id))
+    // One request, the whole list in it, its order kept across the groups.
+    expect(proxy.forwarded.filter((f) => f.startsWith('/api/v1/agents'))).toHaveLength(1)
+    expect(ids(await t.call('agents.list', { cacheOnly: true }))).toEqual(ids(first))
+
+    const again = await t.call('agents.list')
+    expect(again.data).toEqual(first.data)
+
+    // An agent of the second group renamed on the server: the next read shows it, and the cache keeps it.
+    const renamed = expected[LIST_PAGE + 10] as { id: string }
+    const patch = await fetch(`${service.url}/api/v1/agents/${renamed.id}`, {
+      method: 'PATCH',
+      headers: { Authorization: `Bearer ${seed.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Renamed on the server' })
+    })
+    expect(patch.status).toBe(200)
+    const changed = await t.call('agents.list')
+    expect(changed.data.find((a) => a.id === renamed.id)?.name).toBe('Renamed on the server')
+    expect(ids(changed)).toEqual(ids(first))
+    const cached = await t.call('agents.get', { id: renamed.id, cacheOnly: true })
+    expect(cached.data.name).toBe('Renamed on the server')
+  }, 120_000)
+})
