@@ -282,16 +282,20 @@ export function send(opts: SendOptions): Promise<RawResponse> {
           res.on('end', () =>
             finish(() => {
               if (arriving && read) {
-                const pieces = arriving.pieces
+                const kept = arriving
                 let body: Buffer | undefined
                 resolve({
                   status,
                   statusText: res.statusMessage ?? '',
                   headers: res.headers,
                   read,
-                  pieces,
+                  // Asked for only where the list was not handed on in groups (its segments kept).
+                  get pieces() {
+                    return kept.pieces
+                  },
                   // Joined only where the answer is read whole after all (seldom: see transport.ts).
                   get body() {
+                    const pieces = kept.pieces
                     return (body ??= pieces.length === 1 ? (pieces[0] as Buffer) : Buffer.concat(pieces))
                   }
                 })

@@ -71,16 +71,27 @@ interface Source {
   readonly avail: number
   /** How many bytes the body has in all. */
   readonly total: number
+  /** Segment `k` as far as its bytes came (searched, never the bytes past them: not yet come). */
+  came(k: number): Buffer
   readonly done: boolean
   /** Resolves once `avail` has reached `atLeast` (or no more bytes will come). */
   more(atLeast: number): Promise<void>
+  /** The bytes before `before` will not be read again (their segments may go). */
+  forget?(before: number): void
 }
+
+/** What a segment let go is left as. */
+const EMPTY = Buffer.alloc(0)
 
 /** An answer's bytes as they arrive, `total` of them (its Content-Length). */
 export class ArrivingBody implements Source {
   readonly segs: Buffer[] = []
   avail = 0
   done = false
+  /** Segments before this one were let go (`forget`). */
+  private kept = 0
+  /** The segment being filled, as far as it is (`came`). */
+  private filling: Buffer = EMPTY
   private wake: (() => void) | null = null
   private wanted = 0
 
@@ -99,8 +110,13 @@ export class ArrivingBody implements Source {
       const n = chunk.copy(seg, this.avail - k * this.segSize, from)
       from += n
       this.avail += n
+      this.filling = seg.subarray(0, this.avail - k * this.segSize)
     }
     this.woken()
+  }
+
+  came(k: number): Buffer {
+    return k === this.segs.length - 1 ? this.filling : (this.segs[k] as Buffer)
   }
 
   /** No more bytes will come (the answer ended, or failed). */
@@ -109,9 +125,20 @@ export class ArrivingBody implements Source {
     this.woken()
   }
 
-  /** The bytes that came, a segment or less each. */
+  /** The bytes that came, a segment or less each (all of them: none let go). */
   get pieces(): Buffer[] {
+    if (this.kept > 0) throw new Error('Part of the answer was let go as it was read')
     return pieces(this, 0, this.avail)
+  }
+
+  /**
+   * Lets go of the segments wholly before `before`: a list handed on in groups is not read again,
+   * so an answer of 98 MB is not all held (nor counted by V8 as memory outside its heap) while it
+   * is read.
+   */
+  forget(before: number): void {
+    const upTo = Math.min(Math.floor(before / this.segSize), this.segs.length)
+    for (; this.kept < upTo; this.kept++) this.segs[this.kept] = EMPTY
   }
 
   more(atLeast: number): Promise<void> {
@@ -134,6 +161,7 @@ const whole = (buf: Buffer): Source => ({
   segSize: Math.max(1, buf.length),
   avail: buf.length,
   total: buf.length,
+  came: () => buf,
   done: true,
   more: () => Promise.resolve()
 })
@@ -167,9 +195,7 @@ function text(s: Source, start: number, end: number): string {
 function indexOfByte(s: Source, c: number, from: number): number {
   for (let k = Math.floor(from / s.segSize); k * s.segSize < s.avail; k++) {
     const base = k * s.segSize
-    const seg = s.segs[k] as Buffer
-    const came = Math.min(seg.length, s.avail - base)
-    const at = (came === seg.length ? seg : seg.subarray(0, came)).indexOf(c, Math.max(0, from - base))
+    const at = s.came(k).indexOf(c, Math.max(0, from - base))
     if (at >= 0) return base + at
   }
   return -1
@@ -343,6 +369,7 @@ async function readArray(s: Source, i: number, steps: Steps, sink?: GroupSink): 
       await sink.take(items, pieces(s, groupAt, end), last)
       handed = true
       if (!last) [items, groupAt] = [[], at]
+      s.forget?.(groupAt) // the scan never goes back past a group it handed on
     }
     if (last) return { value: items, end: at + 1 }
     await steps.yieldNow()

@@ -86,6 +86,22 @@ describe("a root object's long array, handed on in groups as it is read", () => 
     )
   })
 
+  it("lets go of an arriving answer's segments before the group being read", async () => {
+    const data = Array.from({ length: 100 }, (_, i) => ({ id: i, name: 'x'.repeat(50) }))
+    const text = JSON.stringify({ success: true, data })
+    const body = new ArrivingBody(Buffer.byteLength(text), 256)
+    body.add(Buffer.from(text))
+    body.end()
+    const { sink, groups } = keeper(10)
+    const read = await parseJsonInSteps(body, noYield, 64, sink)
+    expect(groups.flatMap((g) => g.items)).toEqual(data)
+    expect((read?.value as { data: unknown[] }).data).toEqual(data.slice(90))
+    // ~7 kB in segments of 256 bytes: all but those of the last group let go.
+    const kept = body.segs.filter((seg) => seg.length > 0).length
+    expect(kept).toBeLessThanOrEqual(Math.ceil(JSON.stringify(data.slice(90)).length / 256) + 1)
+    expect(() => body.pieces).toThrow()
+  })
+
   it('does not go on when the sink does not want it, nor in parts when no longer than a group', async () => {
     const data = Array.from({ length: 30 }, (_, i) => ({ i }))
     for (const value of [

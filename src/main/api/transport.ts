@@ -280,9 +280,8 @@ export function createTransport(opts: ApiClientOptions): Transport {
     }
     const ok2xx = raw.status >= 200 && raw.status < 300
 
-    // A long answer's bytes as they were kept (in segments, never joined here).
-    const bytes = raw.pieces ?? [raw.body]
-    if (ok2xx && bytes.reduce((n, b) => n + b.length, 0) >= LARGE_ANSWER_BYTES) {
+    // `read`: a long answer read as it arrived (its body not joined here: see http.ts).
+    if (ok2xx && (raw.read !== undefined || raw.body.length >= LARGE_ANSWER_BYTES)) {
       // A long list from a server without paging: read in steps as it arrived (http.ts), then
       // searched and hashed in steps, so main answers meanwhile (largeAnswer.ts). What the steps
       // do not read is read whole below.
@@ -298,6 +297,7 @@ export function createTransport(opts: ApiClientOptions): Transport {
         return stream.rest
       }
       if (read && isRecord(read.value) && read.value.success === true) {
+        const bytes = raw.pieces ?? [raw.body] // as they were kept (in segments)
         const clean = !(await bytesMayHold(bytes, secrets))
         return succeed(call, extra, read.value.data ?? null, secrets, clean, () => digestInSteps(bytes))
       }
