@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startScriptedServer, type ScriptedServer } from '../../../test/servers/scriptedServer'
+import { wideAgent } from '../../../test/support/wideAgents'
 import { bytesMayHold, jsonMayHold, MASK } from '../mask'
 import { answerDigest, digestInSteps, digestOf } from './answerDigest'
 import { JOIN_AT, JOIN_STEP, joinChunks } from './http'
@@ -308,13 +309,6 @@ describe('the transport reads a large answer in steps', () => {
   afterAll(async () => server.close())
 
   const token = 'tok-large-answer-123456'
-  const agent = (i: number, extra = '') => ({
-    id: `a${i}`,
-    name: `Agent ${i} ${'·'.repeat(40)}${extra}`,
-    type: 'REACT',
-    llm: { provider: 'openai', model: 'gpt-4o' },
-    tags: []
-  })
   /** An answer of ~3× LARGE_ANSWER_BYTES. */
   const count = Math.ceil((3 * LARGE_ANSWER_BYTES) / 200)
 
@@ -348,7 +342,7 @@ describe('the transport reads a large answer in steps', () => {
   }
 
   it('gives the list JSON.parse gives, marked with the digest of its bytes, the loop turning meanwhile', async () => {
-    const items = Array.from({ length: count }, (_, i) => agent(i))
+    const items = Array.from({ length: count }, (_, i) => wideAgent(i))
     const body = JSON.stringify({ success: true, data: items })
     expect(Buffer.byteLength(body)).toBeGreaterThan(2 * LARGE_ANSWER_BYTES)
     const { data, turnsAfterArrival } = await list(body)
@@ -359,7 +353,7 @@ describe('the transport reads a large answer in steps', () => {
   })
 
   it('masks the token a large answer echoes, and reads an answer the steps do not read whole', async () => {
-    const items = Array.from({ length: count }, (_, i) => agent(i, i === count - 1 ? token : ''))
+    const items = Array.from({ length: count }, (_, i) => wideAgent(i, i === count - 1 ? token : ''))
     const { data } = await list(JSON.stringify({ success: true, data: items }))
     const last = (data as { name: string }[]).at(-1)
     expect(last?.name).toContain(MASK)

@@ -7,6 +7,7 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startScriptedServer, type ScriptedServer } from '../../../test/servers/scriptedServer'
+import { wideAgent } from '../../../test/support/wideAgents'
 import { Agent } from '../../shared/agent'
 import { MASK } from '../mask'
 import { memoryCapabilityStore } from './client'
@@ -151,17 +152,6 @@ describe('a whole list in one long answer, through the transport to `pages`', ()
   afterAll(async () => server.close())
 
   const token = 'tok-list-groups-123456'
-  const stamp = '2026-01-01T00:00:00.000000+00:00'
-  const agent = (i: number, extra = '') => ({
-    id: `a${i}`,
-    name: `Agent ${i} ${'·'.repeat(40)}${extra}`,
-    type: 'REACT',
-    llm: { provider: 'openai', model: 'gpt-4o' },
-    hasMemory: false,
-    tags: [],
-    createdAt: stamp,
-    updatedAt: stamp
-  })
   /** ~3 × LARGE_ANSWER_BYTES. */
   const count = Math.ceil((3 * LARGE_ANSWER_BYTES) / 250)
   const PAGE = 1000
@@ -203,7 +193,7 @@ describe('a whole list in one long answer, through the transport to `pages`', ()
   }
 
   it("reaches the taker a page's worth at a time before the answer has ended, the list in order", async () => {
-    const items = Array.from({ length: count }, (_, i) => agent(i))
+    const items = Array.from({ length: count }, (_, i) => wideAgent(i))
     const l = list(bodyOf(items), 0.6)
     const cameBeforeEnd = await Promise.race([l.firstCame.then(() => true), sleep(5000).then(() => false)])
     l.release('end')
@@ -218,7 +208,7 @@ describe('a whole list in one long answer, through the transport to `pages`', ()
   })
 
   it('gives the same pages and digests however the bytes arrive; one item changed changes its page alone', async () => {
-    const items = Array.from({ length: count }, (_, i) => agent(i))
+    const items = Array.from({ length: count }, (_, i) => wideAgent(i))
     const read = async (body: string, at: number) => {
       const l = list(body, at)
       l.release('end')
@@ -235,7 +225,7 @@ describe('a whole list in one long answer, through the transport to `pages`', ()
   })
 
   it('a page that holds the token is masked and not marked; the others are marked', async () => {
-    const items = Array.from({ length: count }, (_, i) => agent(i, i === 2500 ? token : ''))
+    const items = Array.from({ length: count }, (_, i) => wideAgent(i, i === 2500 ? token : ''))
     const l = list(bodyOf(items), 0.5)
     l.release('end')
     await l.run
@@ -248,7 +238,7 @@ describe('a whole list in one long answer, through the transport to `pages`', ()
   })
 
   it('an answer cut once pages went on fails the list, is not asked again, and hands on no more', async () => {
-    const l = list(bodyOf(Array.from({ length: count }, (_, i) => agent(i))), 0.5)
+    const l = list(bodyOf(Array.from({ length: count }, (_, i) => wideAgent(i))), 0.5)
     await l.firstCame
     l.release('cut')
     await expect(l.run).rejects.toMatchObject({ kind: 'network' })
@@ -261,7 +251,7 @@ describe('a whole list in one long answer, through the transport to `pages`', ()
 
   it('what the taker throws fails the list, and the answer is not asked again', async () => {
     const failure = new Error('the cache could not take it')
-    const l = list(bodyOf(Array.from({ length: count }, (_, i) => agent(i))), 1, (n) => {
+    const l = list(bodyOf(Array.from({ length: count }, (_, i) => wideAgent(i))), 1, (n) => {
       if (n === 2) throw failure
     })
     l.release('end')
