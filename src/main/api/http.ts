@@ -8,7 +8,8 @@ import http from 'node:http'
 import https from 'node:https'
 import type { Readable } from 'node:stream'
 import { nextTurn } from '../turn'
-import { ArrivingBody, LARGE_ANSWER_BYTES, parseJsonInSteps, type GroupSink } from './largeAnswer'
+import { ArrivingBody } from './answerBytes'
+import { LARGE_ANSWER_BYTES, parseJsonInSteps, type GroupSink } from './largeAnswer'
 
 export interface RawResponse {
   status: number
@@ -18,7 +19,10 @@ export interface RawResponse {
   readonly body: Buffer
   /** A long answer's JSON, read while it arrived (largeAnswer.ts; undefined: read it whole). */
   read?: Promise<{ value: unknown } | undefined>
-  /** A long answer's body as it was kept while it arrived, in segments (largeAnswer.ts). */
+  /**
+   * A long answer's body as it was kept while it arrived, in segments (answerBytes.ts); not there
+   * (it throws) once segments were let go behind a list handed on in groups.
+   */
   pieces?: readonly Buffer[]
 }
 

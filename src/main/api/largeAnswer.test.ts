@@ -12,7 +12,8 @@ import { bytesMayHold, jsonMayHold, MASK } from '../mask'
 import { answerDigest, digestInSteps, digestOf } from './answerDigest'
 import { JOIN_AT, JOIN_STEP, joinChunks } from './http'
 import { memoryCapabilityStore } from './client'
-import { ArrivingBody, LARGE_ANSWER_BYTES, parseJsonInSteps } from './largeAnswer'
+import { ArrivingBody } from './answerBytes'
+import { LARGE_ANSWER_BYTES, parseJsonInSteps } from './largeAnswer'
 import { createTransport } from './transport'
 
 const noYield = () => Promise.resolve()

@@ -12,7 +12,8 @@ import { Agent } from '../../shared/agent'
 import { MASK } from '../mask'
 import { memoryCapabilityStore } from './client'
 import { endpoints, LIST_PAGING, type ListPage } from './endpoints'
-import { ArrivingBody, LARGE_ANSWER_BYTES, parseJsonInSteps, type GroupSink } from './largeAnswer'
+import { ArrivingBody } from './answerBytes'
+import { LARGE_ANSWER_BYTES, parseJsonInSteps, type GroupSink } from './largeAnswer'
 import { createTransport } from './transport'
 
 const noYield = () => Promise.resolve()

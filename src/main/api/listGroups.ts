@@ -17,7 +17,7 @@ import type { GroupSink } from './largeAnswer'
 
 /** Where a list's groups go (endpoints.ts' pages). */
 export interface ListGroups {
-  /** Items in a group (the last may hold fewer, or up to a batch more). */
+  /** Items in a group (the last may hold fewer). */
   size: number
   /** A group, masked and marked with its digest; awaited before the answer is read on. */
   take(items: unknown[]): Promise<void>
