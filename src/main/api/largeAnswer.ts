@@ -168,9 +168,8 @@ export interface GroupSink {
   /**
    * A group of elements, `text` the bytes they were read from (from its first element's first
    * byte to its last one's last, in pieces: subarrays of the answer's segments), awaited before
-   * the reading goes on. The last group (`last`) is
-   * handed on only when others were, and is then the array's value; an array of `size` elements
-   * or fewer is never handed on.
+   * the reading goes on. The last group (`last`) is handed on only when others were, and is then
+   * the array's value; an array of `size` elements or fewer is never handed on.
    */
   take(items: unknown[], text: readonly Buffer[], last: boolean): Promise<void>
 }
