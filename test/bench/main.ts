@@ -407,10 +407,17 @@ export async function runMainBench(options: MainBenchOptions = {}): Promise<Benc
     // leave for the collector) measured first, its blocks were 56–72 ms in three runs of four,
     // against 32–38 ms before they existed and 26 ms once they came after it again.
     const local = await measureLocalBlock(count, Math.min(runs, 3))
-    const unpaged = await measureUnpaged(service.unpagedUrl, call, seed, Math.min(runs, 5), gcBetweenRuns())
+    const unpaged = await measureUnpaged(
+      service.unpagedUrl,
+      { call, direct },
+      seed,
+      Math.min(runs, 5),
+      gcBetweenRuns()
+    )
     rows.push(
       ...unpagedRows(count, unpaged, {
         list: 'main.unpaged.agents.list',
+        ipc: 'main.unpaged.agents.list.ipc',
         block: 'main.unpaged.agents.block'
       }),
       localRow(count, local, 'main.local.agents.block'),
@@ -444,10 +451,17 @@ export async function runMainBench(options: MainBenchOptions = {}): Promise<Benc
       const u =
         n === count
           ? unpaged
-          : await measureUnpaged(service.unpagedUrl, call, s.seed, n >= 100_000 ? 2 : 3, gcBetweenRuns())
+          : await measureUnpaged(
+              service.unpagedUrl,
+              { call, direct },
+              s.seed,
+              n >= 100_000 ? 2 : 3,
+              gcBetweenRuns()
+            )
       rows.push(
         ...unpagedRows(n, u, {
           list: `scale.main.unpaged.list.${n}`,
+          ipc: `scale.main.unpaged.list.ipc.${n}`,
           block: `scale.main.unpaged.block.${n}`
         }),
         localRow(n, l, `scale.main.local.block.${n}`),
