@@ -1,31 +1,35 @@
 /**
  * An answer's bytes as the reading in steps (largeAnswer.ts) sees them: a whole body, or one still
- * arriving (`ArrivingBody`, fed by api/http.ts as the chunks come), kept in segments; and what the
- * reading asks of them (a byte, a search, a text, the pieces of a range).
+ * arriving (`ArrivingBody`, fed by api/http.ts as the chunks come), kept in the chunks it came in;
+ * and what the reading asks of them (a byte, a search, a text, the pieces of a range).
  */
 
 /**
- * The segments an arriving answer is kept in (the last one shorter). Not one buffer of its
- * Content-Length: a 98-MB buffer made at an answer's first byte, V8 counting it all at once as
- * memory outside its heap, made it collect at once ("external memory pressure": two scavenges and
- * a full collection, 46–91 ms of main at 100,000 agents, 2026-11-28). A segment is made as the
- * bytes reach it; one holds a page of 5,000 agents (~5 MB) whole.
+ * Chunks shorter than this are gathered into buffers of this size as they come; longer ones are
+ * kept as they came. Not copied into segments of a fixed size (as until 2026-11-29, 8 MB each):
+ * copying 9.8 MB into memory made for it took 34–47 ms of main, most of it the system mapping
+ * that memory afresh, against nothing for keeping the chunks the socket made. Nor into one buffer
+ * of the Content-Length: a 98-MB buffer made at an answer's first byte, V8 counting it all at once
+ * as memory outside its heap, made it collect at once ("external memory pressure": two scavenges
+ * and a full collection, 46–91 ms of main at 100,000 agents, 2026-11-28). Gathering keeps an answer
+ * that comes a few bytes at a time from being kept in as many pieces.
  */
-export const SEGMENT_BYTES = 8 * 1024 * 1024
+export const GATHER_BYTES = 64 * 1024
 
 /**
- * A body's bytes, in segments of `segSize` (the last one partly filled): `[0, avail)` have come;
- * all have once `done`.
+ * A body's bytes in segments, one after the other: `[0, avail)` have come; all have once `done`.
+ * Each segment holds only bytes that came (the last one may grow as more come).
  */
 export interface Source {
   readonly segs: readonly Buffer[]
-  readonly segSize: number
+  /** Where each segment begins in the body. */
+  readonly starts: readonly number[]
   readonly avail: number
   /** How many bytes the body has in all. */
   readonly total: number
-  /** Segment `k` as far as its bytes came (searched, never the bytes past them: not yet come). */
-  came(k: number): Buffer
   readonly done: boolean
+  /** The segment last looked up (reading goes forward: most lookups find it, or the next). */
+  hint: number
   /** Resolves once `avail` has reached `atLeast` (or no more bytes will come). */
   more(atLeast: number): Promise<void>
   /** The bytes before `before` will not be read again (their segments may go). */
@@ -38,37 +42,55 @@ const EMPTY = Buffer.alloc(0)
 /** An answer's bytes as they arrive, `total` of them (its Content-Length). */
 export class ArrivingBody implements Source {
   readonly segs: Buffer[] = []
+  readonly starts: number[] = []
   avail = 0
   done = false
+  hint = 0
   /** Segments before this one were let go (`forget`). */
   private kept = 0
-  /** The segment being filled, as far as it is (`came`). */
-  private filling: Buffer = EMPTY
+  /** The buffer short chunks are gathered into (its bytes that came: the last segment), and how full. */
+  private gathering: Buffer | null = null
+  private gathered = 0
   private wake: (() => void) | null = null
   private wanted = 0
 
   constructor(
     readonly total: number,
-    readonly segSize = SEGMENT_BYTES
+    readonly gather = GATHER_BYTES
   ) {}
 
-  /** More bytes came (never more than `total` in all: HTTP holds a body to its Content-Length). */
+  /**
+   * More bytes came (never more than `total` in all: HTTP holds a body to its Content-Length). A
+   * chunk is kept as it came, never changed after: the socket makes a new one for each read.
+   */
   add(chunk: Buffer): void {
-    for (let from = 0; from < chunk.length;) {
-      const k = Math.floor(this.avail / this.segSize)
-      const seg = (this.segs[k] ??= Buffer.allocUnsafeSlow(
-        Math.min(this.segSize, this.total - k * this.segSize)
-      ))
-      const n = chunk.copy(seg, this.avail - k * this.segSize, from)
-      from += n
-      this.avail += n
-      this.filling = seg.subarray(0, this.avail - k * this.segSize)
+    if (chunk.length === 0) return
+    if (chunk.length >= this.gather) {
+      this.gathering = null
+      this.push(chunk)
+    } else {
+      for (let from = 0; from < chunk.length;) {
+        if (!this.gathering || this.gathered === this.gathering.length) {
+          // Short of `gather` where the body ends sooner (never of the rest of this chunk).
+          const size = Math.min(this.gather, Math.max(this.total - this.avail, chunk.length - from))
+          this.gathering = Buffer.allocUnsafeSlow(size)
+          this.gathered = 0
+          this.push(EMPTY)
+        }
+        const n = chunk.copy(this.gathering, this.gathered, from)
+        from += n
+        this.gathered += n
+        this.avail += n
+        this.segs[this.segs.length - 1] = this.gathering.subarray(0, this.gathered)
+      }
     }
     this.woken()
   }
 
-  came(k: number): Buffer {
-    return k === this.segs.length - 1 ? this.filling : (this.segs[k] as Buffer)
+  private push(seg: Buffer) {
+    this.segs.push(seg)
+    this.starts.push(this.avail)
+    this.avail += seg.length
   }
 
   /** No more bytes will come (the answer ended, or failed). */
@@ -77,7 +99,7 @@ export class ArrivingBody implements Source {
     this.woken()
   }
 
-  /** The bytes that came, a segment or less each (all of them: none let go). */
+  /** The bytes that came (all of them: none let go). */
   get pieces(): Buffer[] {
     if (this.kept > 0) throw new Error('Part of the answer was let go as it was read')
     return pieces(this, 0, this.avail)
@@ -89,8 +111,8 @@ export class ArrivingBody implements Source {
    * is read.
    */
   forget(before: number): void {
-    const upTo = Math.min(Math.floor(before / this.segSize), this.segs.length)
-    for (; this.kept < upTo; this.kept++) this.segs[this.kept] = EMPTY
+    for (; this.kept < this.segs.length - 1 && (this.starts[this.kept + 1] as number) <= before; this.kept++)
+      this.segs[this.kept] = EMPTY
   }
 
   more(atLeast: number): Promise<void> {
@@ -110,26 +132,50 @@ export class ArrivingBody implements Source {
 /** A whole body (one segment). */
 export const whole = (buf: Buffer): Source => ({
   segs: [buf],
-  segSize: Math.max(1, buf.length),
+  starts: [0],
   avail: buf.length,
   total: buf.length,
-  came: () => buf,
   done: true,
+  hint: 0,
   more: () => Promise.resolve()
 })
 
+/** The segment that holds byte `i` (< avail). */
+export function segOf(s: Source, i: number): number {
+  const starts = s.starts
+  let k = s.hint
+  const n = starts.length
+  if ((starts[k] as number) > i || (k + 1 < n && (starts[k + 1] as number) <= i)) {
+    if (k + 2 < n && (starts[k + 1] as number) <= i && (starts[k + 2] as number) > i) k++
+    else {
+      let [lo, hi] = [0, n - 1]
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1
+        if ((starts[mid] as number) <= i) lo = mid
+        else hi = mid - 1
+      }
+      k = lo
+    }
+    s.hint = k
+  }
+  return k
+}
+
 /** The byte at `i` (< avail). */
-export const byteAt = (s: Source, i: number) =>
-  (s.segs[Math.floor(i / s.segSize)] as Buffer)[i % s.segSize] as number
+export function byteAt(s: Source, i: number): number {
+  const k = segOf(s, i)
+  return (s.segs[k] as Buffer)[i - (s.starts[k] as number)] as number
+}
 
 /** Bytes `[start, end)` (come), as subarrays of the segments. */
 export function pieces(s: Source, start: number, end: number): Buffer[] {
   const out: Buffer[] = []
-  for (let at = start; at < end;) {
-    const k = Math.floor(at / s.segSize)
-    const base = k * s.segSize
-    const upTo = Math.min(end, base + s.segSize)
-    out.push((s.segs[k] as Buffer).subarray(at - base, upTo - base))
+  if (start >= end) return out
+  for (let k = segOf(s, start), at = start; at < end; k++) {
+    const seg = s.segs[k] as Buffer
+    const base = s.starts[k] as number
+    const upTo = Math.min(end, base + seg.length)
+    if (upTo > at) out.push(seg.subarray(at - base, upTo - base))
     at = upTo
   }
   return out
@@ -137,17 +183,19 @@ export function pieces(s: Source, start: number, end: number): Buffer[] {
 
 /** Bytes `[start, end)` as text (UTF-8). */
 export function text(s: Source, start: number, end: number): string {
-  const k = Math.floor(start / s.segSize)
-  const base = k * s.segSize
-  if (end <= base + s.segSize) return (s.segs[k] as Buffer).toString('utf8', start - base, end - base)
+  const k = segOf(s, start)
+  const seg = s.segs[k] as Buffer
+  const base = s.starts[k] as number
+  if (end <= base + seg.length) return seg.toString('utf8', start - base, end - base)
   return Buffer.concat(pieces(s, start, end)).toString('utf8')
 }
 
 /** Where byte `c` is next, from `from`, among the bytes that came; -1 where not. */
 export function indexOfByte(s: Source, c: number, from: number): number {
-  for (let k = Math.floor(from / s.segSize); k * s.segSize < s.avail; k++) {
-    const base = k * s.segSize
-    const at = s.came(k).indexOf(c, Math.max(0, from - base))
+  if (from >= s.avail) return -1
+  for (let k = segOf(s, from); k < s.segs.length; k++) {
+    const base = s.starts[k] as number
+    const at = (s.segs[k] as Buffer).indexOf(c, Math.max(0, from - base))
     if (at >= 0) return base + at
   }
   return -1

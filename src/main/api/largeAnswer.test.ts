@@ -12,7 +12,7 @@ import { bytesMayHold, jsonMayHold, MASK } from '../mask'
 import { answerDigest, digestInSteps, digestOf } from './answerDigest'
 import { JOIN_AT, JOIN_STEP, joinChunks } from './http'
 import { memoryCapabilityStore } from './client'
-import { ArrivingBody } from './answerBytes'
+import { ArrivingBody, byteAt, indexOfByte, pieces, text as textOf } from './answerBytes'
 import { LARGE_ANSWER_BYTES, parseJsonInSteps } from './largeAnswer'
 import { createTransport } from './transport'
 
@@ -136,10 +136,10 @@ describe('parseJsonInSteps on an answer still arriving', () => {
     sizes: number[],
     batchBytes: number,
     stopAt = Infinity,
-    segSize = 7
+    gather = 7
   ) {
     const buf = Buffer.from(text)
-    const body = new ArrivingBody(buf.length, segSize)
+    const body = new ArrivingBody(buf.length, gather)
     let batchesBeforeEnd = 0
     let ended = false
     const reading = parseJsonInSteps(
@@ -167,11 +167,11 @@ describe('parseJsonInSteps on an answer still arriving', () => {
         rootValue,
         fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 8 }),
         fc.integer({ min: 1, max: 100 }),
-        fc.integer({ min: 1, max: 64 }),
-        async (value, sizes, batchBytes, segSize) => {
+        fc.integer({ min: 0, max: 64 }),
+        async (value, sizes, batchBytes, gather) => {
           const text = spaced(value, ' ')
-          // Kept in segments of any size: a value, a string, an escape may straddle two or more.
-          const { read } = await readArriving(text, sizes, batchBytes, Infinity, segSize)
+          // Kept in chunks as they came, or gathered: a value, a string, an escape may straddle two or more.
+          const { read } = await readArriving(text, sizes, batchBytes, Infinity, gather)
           expect(read).toEqual({ value: JSON.parse(text) })
         }
       ),
@@ -202,13 +202,28 @@ describe('parseJsonInSteps on an answer still arriving', () => {
     )
   })
 
-  it('keeps the bytes in segments made as the bytes reach them, not in one of the whole length', () => {
+  it('keeps the chunks as they came, not copied (short ones gathered), not in one buffer of the whole', () => {
     const body = new ArrivingBody(100, 16)
-    body.add(Buffer.alloc(20, 0x61))
-    expect(body.segs.map((s) => s.length)).toEqual([16, 16])
-    body.add(Buffer.alloc(80, 0x62))
-    expect(body.segs.map((s) => s.length)).toEqual([16, 16, 16, 16, 16, 16, 4])
-    expect(Buffer.concat(body.pieces).toString()).toBe('a'.repeat(20) + 'b'.repeat(80))
+    const long = Buffer.alloc(20, 0x61)
+    body.add(long)
+    expect(body.segs).toEqual([long])
+    expect(body.segs[0]?.buffer).toBe(long.buffer) // the chunk itself
+    for (const c of ['b', 'c', 'd']) body.add(Buffer.alloc(6, c))
+    expect(body.segs.map((s) => s.length)).toEqual([20, 16, 2])
+    body.add(Buffer.alloc(50, 0x65))
+    body.add(Buffer.alloc(12, 0x66))
+    expect(body.segs.map((s) => s.length)).toEqual([20, 16, 2, 50, 12])
+    expect(body.starts).toEqual([0, 20, 36, 38, 88])
+    const all =
+      'a'.repeat(20) + 'b'.repeat(6) + 'c'.repeat(6) + 'd'.repeat(6) + 'e'.repeat(50) + 'f'.repeat(12)
+    expect(Buffer.concat(body.pieces).toString()).toBe(all)
+    // Read from anywhere, in any order.
+    for (const i of [99, 0, 37, 36, 35, 20, 19, 88, 87, 50])
+      expect(String.fromCharCode(byteAt(body, i))).toBe(all[i])
+    expect(textOf(body, 15, 92)).toBe(all.slice(15, 92))
+    expect(pieces(body, 19, 39).map((p) => p.length)).toEqual([1, 16, 2, 1])
+    expect(indexOfByte(body, 0x66, 10)).toBe(88)
+    expect(indexOfByte(body, 0x61, 20)).toBe(-1)
   })
 
   it('parses most of a long list before its last bytes have come', async () => {

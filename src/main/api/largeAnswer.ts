@@ -21,8 +21,8 @@
  * so the cache plans each group while the next is read: 100,000 parsed agents were otherwise all
  * alive at once (~100 MB), and the collector's scavenges of them held main 13–26 ms every ~30 ms.
  */
-import { nextTurn } from '../turn'
-import { ArrivingBody, byteAt, indexOfByte, pieces, text, whole, type Source } from './answerBytes'
+import { turnEvery } from '../turn'
+import { ArrivingBody, byteAt, indexOfByte, pieces, segOf, text, whole, type Source } from './answerBytes'
 
 /** Answers this long or longer are read in steps by the transport. */
 export const LARGE_ANSWER_BYTES = 2 * 1024 * 1024
@@ -92,13 +92,25 @@ function valueEnd(s: Source, i: number): number {
     let j = i
     // A segment at a time (from where `j` is, again after each string).
     segments: while (j < s.avail) {
-      const k = Math.floor(j / s.segSize)
+      const k = segOf(s, j)
       const seg = s.segs[k] as Buffer
-      const base = k * s.segSize
-      const stop = Math.min(s.avail, base + s.segSize)
+      const base = s.starts[k] as number
+      const stop = base + seg.length
       for (; j < stop; j++) {
         const d = seg[j - base] as number
         if (d === QUOTE) {
+          // A string that ends in this segment is skipped here (most are a few bytes: a call to
+          // search for its end cost more than reading it); one that goes on past it, by stringEnd.
+          let m = j - base + 1
+          for (const lim = stop - base; m < lim; m++) {
+            const e = seg[m] as number
+            if (e === QUOTE) break
+            if (e === BACKSLASH) m++
+          }
+          if (m < stop - base) {
+            j = base + m
+            continue
+          }
           j = stringEnd(s, j)
           continue segments
         }
@@ -287,7 +299,7 @@ async function readObject(s: Source, i: number, steps: Steps, sink?: GroupSink):
  */
 export async function parseJsonInSteps(
   body: Buffer | ArrivingBody,
-  yieldNow: () => Promise<void> = nextTurn,
+  yieldNow: () => Promise<void> = turnEvery(),
   batchBytes = BATCH_BYTES,
   groups?: GroupSink
 ): Promise<{ value: unknown } | undefined> {
