@@ -56,6 +56,12 @@ export interface ListStepsResult {
    * stored order, and nothing else wrote meanwhile: only the list's sync time was written.
    */
   unchanged: boolean
+  /**
+   * Once written, every row holds its item as given (what it held already, or the item's JSON
+   * written), each item once, and nothing else wrote meanwhile: the same answer again finds each
+   * item stored as given, so it can be taken as stored (as after an `unchanged` list).
+   */
+  asGiven: boolean
 }
 
 /** How `ListPlan.add` takes a page. */

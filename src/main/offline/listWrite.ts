@@ -257,6 +257,15 @@ export class ListPlan {
     this.duplicates = true // not the answer as it came: never taken as stored
   }
 
+  /**
+   * Whether each item's row, once the plan is written, is the item as given: stored so already, or
+   * written as its own JSON (an item merged onto a row that knows more is not), each item once.
+   */
+  private writtenAsGiven(): boolean {
+    const { writes, given } = this
+    return !this.duplicates && this.asGiven.every((same, i) => same || writes[i] === given[i])
+  }
+
   /** The items planned so far as the list would hold them with nothing stored (a damaged file). */
   fallback(): string[] {
     return this.given.map((g) =>
@@ -273,9 +282,13 @@ export class ListPlan {
     // then read again and merged. (Counted per step: nothing else runs within one.)
     let mine = 0
     let base = 0
+    // Whether any step found writes besides the list's own (then rows were read again).
+    let meanwhile = false
     const stepStarts = () => {
       base = w.changes()
-      return base !== this.changesBefore + mine
+      const other = base !== this.changesBefore + mine
+      meanwhile ||= other
+      return other
     }
     const stepEnds = () => (mine += w.changes() - base)
     if (this.membersSame) this.compareMembers(1)
@@ -375,7 +388,7 @@ export class ListPlan {
         key = null
         while (w.collect(WRITE_STEP)) yield
       }
-      return { texts, unchanged: rowsSame && same }
+      return { texts, unchanged: rowsSame && same, asGiven: !meanwhile && this.writtenAsGiven() }
     } finally {
       // A write that failed or was abandoned leaves its staged membership to be collected.
       if (key !== null) w.release(key)

@@ -48,6 +48,8 @@ export function openListWriter(d: ListWriterDeps): ListWriter {
   memory.forgetList(resource, scope)
   const dataVersion = () => Number((s.dataVersion.get() as unknown[])[0])
   const writesBefore = memory.writes
+  // The writes this list counted itself (any other one since `writesBefore`: not remembered).
+  let ownWrites = 0
   const digests: (string | undefined)[] = []
   // The list's membership now (null, none: a list not stored yet has no members).
   const members = () => memberships.membershipOf(s, resource, scope)
@@ -63,7 +65,10 @@ export function openListWriter(d: ListWriterDeps): ListWriter {
     upsert: d.upsert,
     write: (id, json) => s.upsertItem.run(resource, id, json, syncedAt),
     changes: () => Number((s.totalChanges.get() as unknown[])[0]),
-    touched: () => memory.touched(resource),
+    touched: () => {
+      memory.touched(resource)
+      ownWrites++
+    },
     remembered: () => d.onRemembered?.(),
     memberIds: () => (s.memberIds.all(resource, members()) as unknown[][]).map((r) => r[0]),
     memberPage: (position, limit, rows) => {
@@ -112,9 +117,19 @@ export function openListWriter(d: ListWriterDeps): ListWriter {
   }
   /** After the last step committed: remembers an answer whose items were stored already. */
   const finished = (r: ListStepsResult): ListText => {
-    if (!r.unchanged) memory.touched(resource)
-    else if (!amended && digests.length > 0 && digests.every((d): d is string => d !== undefined))
-      memory.remember(resource, scope, digests, writesBefore, {
+    if (!r.unchanged) {
+      memory.touched(resource)
+      ownWrites++
+    }
+    // Remembered where the same answer would next be found stored as given: nothing written by
+    // the list (unchanged), or only the items as given (the first list of new items, say).
+    if (
+      (r.unchanged || r.asGiven) &&
+      !amended &&
+      digests.length > 0 &&
+      digests.every((d): d is string => d !== undefined)
+    )
+      memory.remember(resource, scope, digests, writesBefore + ownWrites, {
         texts: r.texts,
         pages: plan.pages,
         connection: db,
