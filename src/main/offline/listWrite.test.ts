@@ -286,11 +286,15 @@ describe('a list written as its pages come (listWriter)', () => {
     const store = cache as SqliteCacheStore
     const read = readPages(cache)
     const pages = [page(0, 300), page(300, 300)]
+    const key = () =>
+      (raw ??= new Database(t.file)).prepare(`SELECT members FROM lists WHERE scope = 'all'`).raw(true).get()
     const first = await read(['d1', 'd2'], pages) // new rows, written as given: remembered
     expect(store.pagesRemembered).toBe(0)
+    const staged = key()
     const again = await read(['d1', 'd2'], pages)
     expect(store.pagesRemembered).toBe(2)
     expect(again.texts).toEqual(first.texts)
+    expect(key()).toEqual(staged) // its members where that list staged them: not staged again
     expect(cache.getList('agents', 'all')?.value).toEqual([...pages[0]!, ...pages[1]!])
     // Still remembered: the membership was neither staged again nor left to collect.
     expect(unlisted()).toBe(0)
@@ -308,7 +312,6 @@ describe('a list written as its pages come (listWriter)', () => {
     // remembered, the second changed (an item renamed): the list is whole, and its membership is
     // compared from where the remembered page ends.
     const renamed = page(300, 300).map((a) => (a.id === 'a400' ? { ...a, name: 'renamed' } : a))
-    const key = () => raw?.prepare(`SELECT members FROM lists WHERE scope = 'all'`).raw(true).get()
     const before = key()
     const mixed = await read(['d1', 'd2-renamed'], [page(0, 300), renamed])
     expect(store.pagesRemembered).toBe(5)

@@ -380,8 +380,11 @@ export class ListPlan {
         // Members staged earlier went meanwhile (a clear, a removal): staged again whole.
         key = restage(key)
       }
-      if (key !== null) w.publish(key)
-      else w.putHead()
+      if (key !== null) {
+        w.publish(key)
+        // Staged afresh, each member at its index: where each page's last one now is.
+        for (const page of this.pageEnds) page.last = page.end > 0 ? page.end - 1 : null
+      } else w.putHead()
       // 4. Memberships no list points to.
       if (key !== null) {
         w.release(key)
