@@ -1,6 +1,7 @@
 /**
  * Lists taken as stored from their answer (SqliteCacheStore.putList): the digest of a server
- * answer (api/answerDigest.ts) whose items were all found stored as given, by resource and scope.
+ * answer (api/answerDigest.ts) whose items were all found stored as given (or were written so by
+ * its list, nothing else writing meanwhile), by resource and scope.
  * The same answer again means the same items, so only the list's sync time is written. Kept in
  * memory only (after a restart the first list is compared item by item again), and shared by the
  * stores open on one file (a session ending while a read of it is on its way can meet the next

@@ -115,7 +115,7 @@ export function openListWriter(d: ListWriterDeps): ListWriter {
     if (!stored || !end || stored.connection !== db || stored.version !== dataVersion()) return undefined
     return { texts: stored.texts.slice(stored.pages[k - 1]?.end ?? 0, end.end), last: end.last }
   }
-  /** After the last step committed: remembers an answer whose items were stored already. */
+  /** After the last step committed: remembers an answer whose items are now stored as given. */
   const finished = (r: ListStepsResult): ListText => {
     if (!r.unchanged) {
       memory.touched(resource)
