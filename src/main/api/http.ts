@@ -20,8 +20,8 @@ export interface RawResponse {
   /** A long answer's JSON, read while it arrived (largeAnswer.ts; undefined: read it whole). */
   read?: Promise<{ value: unknown } | undefined>
   /**
-   * A long answer's body as it was kept while it arrived, in segments (answerBytes.ts); not there
-   * (it throws) once segments were let go behind a list handed on in groups.
+   * A long answer's body as it was kept while it arrived, in the chunks it came in (answerBytes.ts);
+   * not there (it throws) once chunks were let go behind a list handed on in groups.
    */
   pieces?: readonly Buffer[]
 }
@@ -293,7 +293,7 @@ export function send(opts: SendOptions): Promise<RawResponse> {
                   statusText: res.statusMessage ?? '',
                   headers: res.headers,
                   read,
-                  // Asked for only where the list was not handed on in groups (its segments kept).
+                  // Asked for only where the list was not handed on in groups (its chunks kept).
                   get pieces() {
                     return kept.pieces
                   },

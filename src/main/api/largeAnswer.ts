@@ -5,13 +5,13 @@
  *
  * Here the body's bytes are scanned for where the root's members begin and end and, in an array
  * (the envelope's `data`, or a root array), where its elements do; the elements are parsed a batch
- * at a time (`JSON.parse('[' + the batch's text + ']')`), and the event loop is free between
- * batches. The scan only finds where values end (strings are skipped with `indexOf`; the
- * structural bytes are ASCII, which no byte of a multi-byte UTF-8 character equals): `JSON.parse`
- * reads every value, and the scan checks what lies between them (colons, commas, keys,
- * whitespace). So a body is read as `JSON.parse` reads it, or not at all: anything the scan does
- * not expect gives `undefined`, and the caller reads the body whole as before (where invalid JSON
- * fails as it always did).
+ * at a time (`JSON.parse('[' + the batch's text + ']')`), and the event loop gets a turn between
+ * batches once a few milliseconds have passed (`turnEvery`). The scan only finds where values end
+ * (strings are skipped to their closing quote; the structural bytes are ASCII, which no byte of a
+ * multi-byte UTF-8 character equals): `JSON.parse` reads every value, and the scan checks what
+ * lies between them (colons, commas, keys, whitespace). So a body is read as `JSON.parse` reads
+ * it, or not at all: anything the scan does not expect gives `undefined`, and the caller reads the
+ * body whole as before (where invalid JSON fails as it always did).
  *
  * The reading can begin before the whole answer has come (`ArrivingBody`, fed by api/http.ts as
  * the chunks arrive): a scan that reaches the bytes not yet come waits for more and begins that

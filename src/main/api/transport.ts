@@ -297,7 +297,7 @@ export function createTransport(opts: ApiClientOptions): Transport {
         return stream.rest
       }
       if (read && isRecord(read.value) && read.value.success === true) {
-        const bytes = raw.pieces ?? [raw.body] // as they were kept (in segments)
+        const bytes = raw.pieces ?? [raw.body] // as they were kept (in the chunks they came in)
         const clean = !(await bytesMayHold(bytes, secrets))
         return succeed(call, extra, read.value.data ?? null, secrets, clean, () => digestInSteps(bytes))
       }
