@@ -15,6 +15,7 @@
  * with is each item's row as text, in order (the list's answer, offline/listText.ts).
  */
 import type { Item, ListStepsResult, ListWrite, PageEnd, PageOptions } from './listPorts'
+import { compactTexts } from './planTexts'
 
 /** Items per step (each step is one short transaction when run apart). */
 export const LIST_STEP = 250
@@ -124,7 +125,7 @@ export class ListPlan {
         for (const item of step) this.plan(item, rows.get(item.id)?.[0] as string | undefined, exact(item))
       }
       if (this.membersSame) this.compareMembers(this.ids.length - this.memberCount)
-      this.compact(this.ids.length - step.length)
+      compactTexts({ rows: this.rows, writes: this.writes, given: this.given }, this.ids.length - step.length)
       this.settle(items, start, opts.release)
     }
     if (known) {
@@ -132,38 +133,6 @@ export class ListPlan {
       this.w.remembered()
     }
     this.pageEnds.push({ end: this.ids.length, last: this.lastPosition })
-  }
-
-  /**
-   * The texts planned from item `from` on, made slices of one string: a step's texts are then one
-   * large object, which the young generation's collections never copy, rather than hundreds of
-   * small ones that they copy while the rest of the list comes (a text is ~1 kB).
-   */
-  private compact(from: number) {
-    const { rows, writes, given } = this
-    const parts: string[] = []
-    for (let i = from; i < rows.length; i++) {
-      const r = rows[i]
-      const w = writes[i]
-      const g = given[i]
-      if (r !== undefined) parts.push(r)
-      if (w !== null && w !== undefined) parts.push(w)
-      if (typeof g === 'string' && g !== r && g !== w) parts.push(g)
-    }
-    if (parts.length === 0) return
-    const whole = parts.join('')
-    let at = 0
-    const slice = (t: string) => whole.slice(at, (at += t.length))
-    for (let i = from; i < rows.length; i++) {
-      const r = rows[i]
-      const w = writes[i]
-      const g = given[i]
-      const rs = r === undefined ? r : slice(r)
-      const ws = w === null || w === undefined ? w : slice(w)
-      if (rs !== undefined) rows[i] = rs
-      if (ws !== null && ws !== undefined) writes[i] = ws
-      if (typeof g === 'string') given[i] = g === r ? (rs as string) : g === w ? (ws as string) : slice(g)
-    }
   }
 
   /** A step from `start` planned: its items let go when the page is the plan's (`release`). */
