@@ -8,7 +8,7 @@ import { AppError } from '../../shared/errors'
 import { asIsCheck } from '../../shared/fields'
 import { isRecord } from './normalize'
 import type { Call, Transport } from './transport'
-import type { ListGroups } from './listGroups'
+import type { KnownPages, ListGroups } from './listGroups'
 import { answerDigest, foundAsIs, markAnswer, pagesDigest, readAsIs } from './answerDigest'
 import { nextTurn } from '../turn'
 
@@ -92,6 +92,12 @@ export interface ListPage {
    */
   release: true
 }
+
+/**
+ * What takes a list's pages (`pages`): each page's items as they came, and perhaps pages it knows
+ * by their digest (`known`), which it then takes unparsed.
+ */
+export type PageTaker<T> = ((items: T[], page: ListPage) => Promise<void>) & { known?: KnownPages }
 
 /** The endpoint helpers over one transport. */
 export function endpoints(t: Transport) {
@@ -180,7 +186,8 @@ export function endpoints(t: Transport) {
    * is remembered. One that gives fewer than asked for (a cap on `take`) is read a
    * capped page at a time (capAt). The next page is asked for before `onPage` takes this one.
    * A whole list in one long answer goes to `onPage` a page's worth at a time as it arrives
-   * (listGroups.ts), each such group a page of its own.
+   * (listGroups.ts), each such group a page of its own; a group whose items read as themselves
+   * (readAsIs) and that `onPage.known` takes by its digest is not parsed, nor handed to `onPage`.
    */
   async function pages<S extends z.ZodType>(
     op: string,
@@ -188,7 +195,7 @@ export function endpoints(t: Transport) {
     schema: S,
     what: string,
     query: Record<string, string> | undefined,
-    onPage: (items: z.output<S>[], page: ListPage) => Promise<void>
+    onPage: PageTaker<z.output<S>>
   ): Promise<void> {
     const base: Call = { op, method: 'GET', path, auth: true, scope: 'collection', what }
     // An item that moved across a page boundary while paging (a new item first) comes twice: the
@@ -199,16 +206,31 @@ export function endpoints(t: Transport) {
       await onPage(items, { digest, whole, exact: (item) => !read.has(item), release: true })
     }
     const page = t.listPageSize ?? LIST_PAGE
-    // A long answer's groups, as they arrive: the answer then held the whole list.
+    // A long answer's groups, as they arrive: the answer then held the whole list, and every group
+    // went on (the request answers nothing more).
     let grouped = false
+    const known = onPage.known
     const groups: ListGroups = {
       size: page,
       take: async (items) => {
         grouped = true
         await take(items, true)
-      }
+      },
+      ...(known && {
+        known: {
+          expects: () => known.expects(),
+          take: (digest, count) => {
+            if (!readAsIs(schema, digest) || !known.take(digest, count)) return false
+            grouped = true
+            return true
+          }
+        }
+      })
     }
-    const once = async () => take(await request(query ? { ...base, query } : base, groups), true)
+    const once = async () => {
+      const data = await request(query ? { ...base, query } : base, groups)
+      if (!grouped) await take(data, true)
+    }
     const caps = t.capabilities
     if (!caps || caps.get(LIST_PAGING) === 'not_offered') return once()
     const firstId = (items: unknown[]) => (isRecord(items[0]) ? items[0].id : undefined)
@@ -238,6 +260,10 @@ export function endpoints(t: Transport) {
         return once()
       }
       next = null
+      if (grouped) {
+        caps.set(LIST_PAGING, 'not_offered') // page one held the whole list, and went on in groups
+        return
+      }
       if (pastEnd && (!Array.isArray(data) || data.length === 0)) return
       pastEnd = false
       if (!Array.isArray(data)) return void (await parseItems(schema, data, what)) // throws the protocol error
@@ -249,7 +275,7 @@ export function endpoints(t: Transport) {
         if (firstLength >= page) await take(await request(query ? { ...base, query } : base), false)
         return
       }
-      if (skip === 0 && (grouped || data.length > page)) {
+      if (skip === 0 && data.length > page) {
         caps.set(LIST_PAGING, 'not_offered')
         return take(data, true)
       }
@@ -326,7 +352,7 @@ export type Endpoints = ReturnType<typeof endpoints>
 export interface Crud<T, C, U> {
   list(): Promise<T[]>
   /** The list page by page (`pages`). */
-  pages(onPage: (items: T[], page: ListPage) => Promise<void>): Promise<void>
+  pages(onPage: PageTaker<T>): Promise<void>
   get(id: string): Promise<T>
   create(body: C): Promise<T>
   update(id: string, patch: U): Promise<T>

@@ -184,6 +184,17 @@ export interface GroupSink {
    * the array's value; an array of `size` elements or fewer is never handed on.
    */
   take(items: unknown[], text: readonly Buffer[], last: boolean): Promise<void>
+  /**
+   * Whether the group beginning now may be one the sink knows by its bytes (`known`): its
+   * elements are then scanned, not parsed, until it ends. Default: none is.
+   */
+  expects?(): boolean
+  /**
+   * The group that ends here (`count` elements read from `text`, as `take`), taken as it is with
+   * no element parsed, if the sink knows it: whether it did. Asked of a group `expects` was true
+   * for; one not taken is parsed then, and handed to `take`.
+   */
+  known?(text: readonly Buffer[], count: number, last: boolean): Promise<boolean>
 }
 
 /** Past the spaces from `from`: where the next byte is, and the byte (END past a whole body). */
@@ -197,15 +208,30 @@ const nextByte = (s: Source, from: number) =>
     }
   )
 
-/** The array that begins at `i`, its elements parsed a batch at a time (handed on in groups to `sink`). */
+/**
+ * The array that begins at `i`, its elements parsed a batch at a time (handed on in groups to
+ * `sink`; a group the sink may know is parsed only once it is known not to be: `expects`, `known`).
+ */
 async function readArray(s: Source, i: number, steps: Steps, sink?: GroupSink): Promise<Read> {
   let items: unknown[] = []
   const first = await nextByte(s, i + 1)
   if (first.c === CLOSE_ARRAY) return { value: items, end: first.at + 1 }
   let at = first.at
-  // Where the group not yet handed on begins, and whether one was.
+  // Where the group not yet handed on begins, its elements scanned so far, and whether one was.
   let groupAt = at
+  let inGroup = 0
   let handed = false
+  // The group's batches not parsed yet ([start, end) each), while the sink may know it.
+  let unparsed: number[][] | null = sink?.expects?.() ? [] : null
+  const parse = (start: number, end: number) => {
+    for (const item of parseText(`[${text(s, start, end)}]`) as unknown[]) items.push(item)
+  }
+  const parseUnparsed = async () => {
+    for (const [k, [start, end]] of (unparsed ?? []).entries()) {
+      if (k > 0) await steps.yieldNow()
+      parse(start as number, end as number)
+    }
+  }
   for (;;) {
     // One batch: its elements scanned from `start`; `at` moves past each one wholly scanned.
     const start = at
@@ -225,18 +251,24 @@ async function readArray(s: Source, i: number, steps: Steps, sink?: GroupSink): 
         at = after
         if (c === CLOSE_ARRAY) last = true
         else if (end - start >= steps.batchBytes || count >= BATCH_ITEMS) return
-        else if (sink && items.length + count >= sink.size) return // a group's end: `size` elements
+        else if (sink && inGroup + count >= sink.size) return // a group's end: `size` elements
       }
     }
     await until(s, () => at, scan)
-    const batch = parseText(`[${text(s, start, end)}]`) as unknown[]
-    for (const item of batch) items.push(item)
-    if (sink && (last ? handed : items.length === sink.size)) {
-      await sink.take(items, pieces(s, groupAt, end), last)
+    inGroup += count
+    if (unparsed) unparsed.push([start, end])
+    else parse(start, end)
+    if (sink && (last ? handed : inGroup === sink.size)) {
+      const group = pieces(s, groupAt, end)
+      const known = unparsed !== null && sink.known !== undefined && (await sink.known(group, inGroup, last))
+      if (!known) {
+        await parseUnparsed()
+        await sink.take(items, group, last)
+      }
       handed = true
-      if (!last) [items, groupAt] = [[], at]
+      if (!last) [items, groupAt, inGroup, unparsed] = [[], at, 0, sink.expects?.() ? [] : null]
       s.forget?.(groupAt) // the scan never goes back past a group it handed on
-    }
+    } else if (last) await parseUnparsed() // an array of a group or less: its value, read whole
     if (last) return { value: items, end: at + 1 }
     await steps.yieldNow()
   }

@@ -5,18 +5,31 @@
  * time; a request that fails once a group went on is not sent again.
  */
 import fc from 'fast-check'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startScriptedServer, type ScriptedServer } from '../../../test/servers/scriptedServer'
 import { wideAgent } from '../../../test/support/wideAgents'
 import { Agent } from '../../shared/agent'
 import { MASK } from '../mask'
 import { memoryCapabilityStore } from './client'
-import { endpoints, LIST_PAGING, type ListPage } from './endpoints'
+import { endpoints, LIST_PAGING, type ListPage, type PageTaker } from './endpoints'
+import type { KnownPages } from './listGroups'
 import { ArrivingBody } from './answerBytes'
 import { LARGE_ANSWER_BYTES, parseJsonInSteps, type GroupSink } from './largeAnswer'
 import { createTransport } from './transport'
 
 const noYield = () => Promise.resolve()
+afterEach(() => void vi.restoreAllMocks())
+
+/** The texts `JSON.parse` is given from here on (what was parsed). */
+function parsedTexts(): string[] {
+  const texts: string[] = []
+  const parse = JSON.parse.bind(JSON)
+  vi.spyOn(JSON, 'parse').mockImplementation((text: string, reviver?: Parameters<typeof JSON.parse>[1]) => {
+    texts.push(text)
+    return parse(text, reviver) as unknown
+  })
+  return texts
+}
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
 /** A sink that keeps the groups it is handed (of `data` after `success: true`, by default). */
@@ -130,6 +143,72 @@ describe("a root object's long array, handed on in groups as it is read", () => 
     expect(groups.length).toBeGreaterThan(0)
   })
 
+  it('a group the sink knows by its bytes is taken as it is and never parsed; the others are parsed and taken', async () => {
+    type Mode = 'parsed' | 'asked' | 'known'
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 50 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 1, max: 80 }),
+        fc.array(fc.constantFrom<Mode>('parsed', 'asked', 'known'), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 5 }),
+        async (n, size, batchBytes, modes, sizes) => {
+          vi.restoreAllMocks()
+          const data = Array.from({ length: n }, (_, i) => ({ id: `<${i}>`, n: [i] }))
+          const text = JSON.stringify({ success: true, data }, null, ' ')
+          const modeOf = (g: number) => modes[g % modes.length] as Mode
+          let group = 0 // the group being read
+          const asked: { g: number; text: string; count: number; last: boolean }[] = []
+          const taken: { g: number; items: unknown[]; last: boolean }[] = []
+          const sink: GroupSink = {
+            size,
+            wants: (k, before) => k === 'data' && before.success === true,
+            expects: () => modeOf(group) !== 'parsed',
+            known: async (bytes, count, last) => {
+              asked.push({ g: group, text: Buffer.concat(bytes).toString('utf8'), count, last })
+              if (modeOf(group) !== 'known') return false
+              group++
+              return true
+            },
+            take: async (items, _text, last) => {
+              taken.push({ g: group++, items, last })
+            }
+          }
+          const parsed = parsedTexts()
+          const read = await readArriving(text, sizes, batchBytes, sink, 0)
+          vi.restoreAllMocks()
+          const value = (read as { value: { data: unknown[] } }).value
+          const groups = n > size ? Math.ceil(n / size) : 0
+          const slice = (g: number) => data.slice(g * size, (g + 1) * size)
+          if (groups === 0) {
+            expect(asked).toEqual([])
+            expect(taken).toEqual([])
+            expect(value.data).toEqual(data)
+            return
+          }
+          for (let g = 0; g < groups; g++) {
+            const mode = modeOf(g)
+            const last = g === groups - 1
+            const ask = asked.find((a) => a.g === g)
+            if (mode === 'parsed') expect(ask).toBeUndefined()
+            else {
+              expect(ask).toMatchObject({ g, count: slice(g).length, last })
+              expect(JSON.parse(`[${ask?.text}]`)).toEqual(slice(g)) // its own bytes
+            }
+            const take = taken.find((t) => t.g === g)
+            if (mode === 'known') {
+              expect(take).toBeUndefined()
+              // Not one of its items was parsed.
+              for (const item of slice(g)) expect(parsed.some((p) => p.includes(`"${item.id}"`))).toBe(false)
+            } else expect(take).toEqual({ g, items: slice(g), last })
+          }
+          expect(value.data).toEqual(modeOf(groups - 1) === 'known' ? [] : slice(groups - 1))
+        }
+      ),
+      { numRuns: 300 }
+    )
+  })
+
   it('what the taker throws ends the reading and is thrown', async () => {
     const text = JSON.stringify({ success: true, data: Array.from({ length: 30 }, (_, i) => i) })
     const failure = new Error('taker failed')
@@ -163,7 +242,7 @@ describe('a whole list in one long answer, through the transport to `pages`', ()
    * Lists through `pages` (paging not yet known) while the server sends `body` up to `at` (a
    * share of its bytes), then the rest or a cut once `release` is called.
    */
-  function list(body: string, at: number, onPage?: (n: number) => void) {
+  function list(body: string, at: number, onPage?: (n: number) => void, known?: KnownPages) {
     let release: (next: 'end' | 'cut') => void = () => undefined
     const then = new Promise<'end' | 'cut'>((resolve) => (release = resolve))
     server.queue.push({ held: body, until: Math.floor(Buffer.byteLength(body) * at), then, status: 200 })
@@ -178,18 +257,13 @@ describe('a whole list in one long answer, through the transport to `pages`', ()
     let first: () => void = () => undefined
     const firstCame = new Promise<void>((resolve) => (first = resolve))
     const requestsBefore = server.requests.length
-    const run = endpoints(t).pages(
-      'agents.list',
-      '/agents',
-      Agent,
-      'agent',
-      undefined,
-      async (items, page) => {
-        pages.push({ items: [...items], page })
-        first()
-        onPage?.(pages.length)
-      }
-    )
+    const taker: PageTaker<unknown> = async (items, page) => {
+      pages.push({ items: [...items], page })
+      first()
+      onPage?.(pages.length)
+    }
+    if (known) taker.known = known
+    const run = endpoints(t).pages('agents.list', '/agents', Agent, 'agent', undefined, taker)
     run.catch(() => undefined)
     return { caps, pages, firstCame, release, run, requests: () => server.requests.length - requestsBefore }
   }
@@ -224,6 +298,46 @@ describe('a whole list in one long answer, through the transport to `pages`', ()
     const after = await read(bodyOf(changed), 0.5)
     const differ = after.flatMap((p, k) => (p.digest !== early[k]?.digest ? [k] : []))
     expect(differ).toHaveLength(1)
+  })
+
+  it('a page the taker knows by its digest is taken unparsed and not handed on; one changed is', async () => {
+    const items = Array.from({ length: count }, (_, i) => wideAgent(i))
+    // A taker that knows the pages whose digests it was handed before.
+    const digests = new Set<string>()
+    const took: { digest: string; count: number }[] = []
+    const known: KnownPages = {
+      expects: () => digests.size > 0,
+      take: (digest, n) => digests.has(digest) && took.push({ digest, count: n }) > 0
+    }
+    const read = async (body: string) => {
+      took.length = 0
+      const l = list(body, 0.5, undefined, known)
+      l.release('end')
+      const parsed = parsedTexts()
+      await l.run
+      vi.restoreAllMocks()
+      expect(l.requests()).toBe(1)
+      expect(l.caps.get(LIST_PAGING)).toBe('not_offered')
+      return { l, parsed: parsed.reduce((n, p) => n + p.length, 0) }
+    }
+    const body = bodyOf(items)
+    const first = await read(body)
+    expect(first.l.pages.flatMap((p) => p.items)).toEqual(items)
+    for (const p of first.l.pages) digests.add(p.page.digest as string)
+    expect(first.parsed).toBeGreaterThan(body.length * 0.9)
+
+    // The same bytes: every page taken by its digest, none parsed nor handed on.
+    const again = await read(body)
+    expect(again.l.pages).toEqual([])
+    expect(took).toEqual(first.l.pages.map((p) => ({ digest: p.page.digest, count: p.items.length })))
+    expect(again.parsed).toBeLessThan(body.length * 0.01)
+
+    // One item renamed: its page alone is parsed and handed on, the others taken as known.
+    const changed = items.map((a, i) => (i === 2500 ? { ...a, name: 'Renamed' } : a))
+    const third = await read(bodyOf(changed))
+    expect(third.l.pages.map((p) => p.items)).toEqual([changed.slice(2 * PAGE, 3 * PAGE)])
+    expect(took).toHaveLength(first.l.pages.length - 1)
+    expect(third.parsed).toBeLessThan(body.length * 0.5)
   })
 
   it('a page that holds the token is masked and not marked; the others are marked', async () => {

@@ -5,8 +5,10 @@
  * scavenges of them held main 13–26 ms every ~30 ms. A group goes on only from the envelope's
  * `data` of a success (`success: true` before it), and only as the transport hands an answer on:
  * the token masked out (searched for in the group's own bytes), the group marked with the digest
- * of those bytes (answerDigest.ts: the same bytes read again give the same groups). The last group
- * is the answer's `data` (`rest`); an answer of a group's size or less is never handed on in parts.
+ * of those bytes (answerDigest.ts: the same bytes read again give the same groups). Every group
+ * goes on, the last too, and the request then answers nothing more (null); an answer of a group's
+ * size or less is never handed on in parts. A group the taker knows by its digest (`KnownPages`:
+ * the cache, a page of the answer it stored last) is taken by it and never parsed.
  *
  * Once a group went on, the request is not sent again (a retry would hand the same items twice)
  * and a failure is the list's: the taker sees it as a page that did not come.
@@ -15,12 +17,28 @@ import { bytesMayHold, maskSecretsInSteps } from '../mask'
 import { digestInSteps, markAnswer } from './answerDigest'
 import type { GroupSink } from './largeAnswer'
 
+/**
+ * Pages a list's taker may take by the digest of their bytes alone, unparsed (the cache, for the
+ * pages of the answer it stored last: offline/listWriter.ts).
+ */
+export interface KnownPages {
+  /** Whether the next page may be one it knows (its bytes are then kept unparsed until their digest is known). */
+  expects(): boolean
+  /** Takes the next page as the one it knows by this digest, of `count` items, if it can: whether it did. */
+  take(digest: string, count: number): boolean
+}
+
 /** Where a list's groups go (endpoints.ts' pages). */
 export interface ListGroups {
   /** Items in a group (the last may hold fewer). */
   size: number
-  /** A group, masked and marked with its digest; awaited before the answer is read on. */
-  take(items: unknown[]): Promise<void>
+  /**
+   * A group, masked and marked with its digest; awaited before the answer is read on. Every group
+   * of an answer handed on in groups goes here, the last one too (`last`).
+   */
+  take(items: unknown[], last: boolean): Promise<void>
+  /** Groups taken by their digest, never parsed (none without). */
+  known?: KnownPages
 }
 
 /** Thrown into the reading once the request failed: no group goes on after that. */
@@ -30,12 +48,14 @@ export class GroupStream implements GroupSink {
   readonly size: number
   /** A group was handed on (or is being). */
   started = false
-  /** The last group, masked and marked, once the answer was read whole. */
-  rest: unknown[] | undefined
+  /** The last group went on: the answer was read whole. */
+  ended = false
   /** What the taker threw (the reading ended with it). */
   failure: unknown
   private closed = false
   private pending: Promise<void> = Promise.resolve()
+  /** The group asked about (`known`) and not taken: its digest (undefined when masked), for `take`. */
+  private asked: { digest: string | undefined } | null = null
 
   /** `secrets`: what is masked out of the groups (none for answers that carry them, API tokens). */
   constructor(
@@ -49,28 +69,62 @@ export class GroupStream implements GroupSink {
     return key === 'data' && before.success === true && !this.closed
   }
 
-  take(items: unknown[], text: readonly Buffer[], last: boolean): Promise<void> {
-    if (this.closed) return Promise.reject(new Closed())
-    this.started = true
-    this.pending = this.group(items, text, last).catch((e: unknown) => {
-      this.failure ??= e
-      throw e
+  expects(): boolean {
+    return !this.closed && this.to.known?.expects() === true
+  }
+
+  known(text: readonly Buffer[], count: number, last: boolean): Promise<boolean> {
+    return this.going(async () => {
+      const digest = await this.digest(text)
+      if (this.closed) throw new Closed()
+      if (digest === undefined || this.to.known?.take(digest, count) !== true) {
+        this.asked = { digest }
+        return false
+      }
+      if (last) this.ended = true
+      return true
     })
-    return this.pending
+  }
+
+  take(items: unknown[], text: readonly Buffer[], last: boolean): Promise<void> {
+    return this.going(() => this.group(items, text, last))
   }
 
   /** No group goes on from here; resolves once the one going on (if any) has. */
   async close(): Promise<void> {
     this.closed = true
-    await this.pending.catch(() => undefined)
+    await this.pending
+  }
+
+  /** A group going on: what it throws is the list's failure. */
+  private going<T>(run: () => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new Closed())
+    this.started = true
+    const going = run().catch((e: unknown) => {
+      this.failure ??= e
+      throw e
+    })
+    this.pending = going.then(
+      () => undefined,
+      () => undefined // its failure is the caller's (and kept in `failure`)
+    )
+    return going
+  }
+
+  /** The digest of a group's bytes; none when they may hold a secret (the group is masked). */
+  private async digest(text: readonly Buffer[]): Promise<string | undefined> {
+    return (await bytesMayHold(text, this.secrets)) ? undefined : digestInSteps(text)
   }
 
   private async group(items: unknown[], text: readonly Buffer[], last: boolean): Promise<void> {
-    const clean = !(await bytesMayHold(text, this.secrets))
-    const group = clean ? items : ((await maskSecretsInSteps(items, this.secrets)) as unknown[])
+    const asked = this.asked
+    this.asked = null
+    const digest = asked ? asked.digest : await this.digest(text)
     // A masked group is not marked: its items are not those of its bytes.
-    markAnswer(group, clean ? await digestInSteps(text) : undefined)
-    if (last) this.rest = group
-    else await this.to.take(group)
+    const group =
+      digest !== undefined ? items : ((await maskSecretsInSteps(items, this.secrets)) as unknown[])
+    markAnswer(group, digest)
+    if (last) this.ended = true
+    await this.to.take(group, last)
   }
 }

@@ -122,8 +122,8 @@ export interface Transport {
   readonly listPageSize?: number
   /**
    * Performs a call; returns the envelope's `data` (undefined becomes null). Throws AppError. A
-   * long list's items may go to `groups` a group at a time as they arrive (listGroups.ts): the
-   * `data` returned is then the last group.
+   * long list's items may go to `groups` a group at a time as they arrive (listGroups.ts), every
+   * one of them: it then returns null.
    */
   request(call: Call, groups?: ListGroups): Promise<unknown>
 }
@@ -289,12 +289,12 @@ export function createTransport(opts: ApiClientOptions): Transport {
       if (stream?.started) {
         // Groups went on: the answer can no longer be read whole.
         if (stream.failure !== undefined) throw stream.failure
-        if (!read || stream.rest === undefined) {
+        if (!read || !stream.ended) {
           const message = `The server's list of ${call.what}s could not be read to its end`
           throw new AppError({ kind: 'protocol', message })
         }
         if (extra && caps.get(extra) !== 'offered') caps.set(extra, 'offered')
-        return stream.rest
+        return null // every group went on, the last too
       }
       if (read && isRecord(read.value) && read.value.success === true) {
         const bytes = raw.pieces ?? [raw.body] // as they were kept (in the chunks they came in)

@@ -5,10 +5,11 @@
  */
 import { AppError } from '../../shared/errors'
 import type { Channel, ChannelParsedInput, ChannelResult, Profile, Read, Write } from '../../shared/ipc'
-import { endpoints, type Crud, type Endpoints, type ListPage } from '../api/endpoints'
+import { endpoints, type Crud, type Endpoints, type PageTaker } from '../api/endpoints'
 import { answerDigest } from '../api/answerDigest'
 import type { Answer, ListRead } from '../offline/listText'
 import type { Transport } from '../api/transport'
+import type { KnownPages } from '../api/listGroups'
 import { nowTimestamp as now } from '../clock'
 import { placeItem } from '../offline/scopes'
 import { removeDeleted } from '../offline/removals'
@@ -66,8 +67,11 @@ export type Writes<C extends Channel> = {
   [K in C]: (input: ChannelParsedInput<K>, kit: WriteKit) => WriteOp
 }
 
-/** Takes a list's page as it comes (CachedApi.readList): planned against the cache on arrival. */
-export type PageSink<T> = (items: T[], page?: WriterPage) => Promise<void>
+/**
+ * Takes a list's page as it comes (CachedApi.readList): planned against the cache on arrival; a
+ * page of the answer the cache stored last may be taken by its digest alone (`known`).
+ */
+export type PageSink<T> = ((items: T[], page?: WriterPage) => Promise<void>) & { known?: KnownPages }
 
 export interface ReadOptions<T> {
   cacheOnly?: boolean | undefined
@@ -306,7 +310,7 @@ export function getRoute<T extends Item>(resource: Resource, fetch: (s: Lease, i
 export function readRoutes<R extends Resource, T extends Item>(
   resource: R,
   ep: (s: Lease) => {
-    pages(onPage: (items: T[], page: ListPage) => Promise<void>): Promise<void>
+    pages(onPage: PageTaker<T>): Promise<void>
     get(id: string): Promise<T>
   }
 ) {
