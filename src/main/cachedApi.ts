@@ -111,6 +111,13 @@ export class CachedApi {
       if (view) await writer.list.add(items.map(view), { digest: info.digest })
       else await writer.list.add(items, info)
     }
+    // A page of the answer stored last may be taken by its digest, unparsed (not through a view:
+    // what is stored is then not the items as they came).
+    if (!opts.view)
+      page.known = {
+        expects: () => (writer ??= start()).list.expects(),
+        take: (digest, count) => (writer ??= start()).list.takeKnown(digest, count)
+      }
     try {
       await fetch(page)
     } catch (e) {

@@ -8,6 +8,7 @@ import { AnswerMemory, STORED_TEXTS, type StoredAnswer } from './answers'
 const connection = {}
 /** An answer of one page whose texts hold `chars` characters in all. */
 const answer = (chars: number): StoredAnswer => ({
+  ids: ['a'],
   texts: [`{"id":"a","name":"${'x'.repeat(chars - 20)}"}`],
   pages: [{ end: 1, last: 0 }],
   connection,

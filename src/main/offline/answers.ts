@@ -7,10 +7,11 @@
  * stores open on one file (a session ending while a read of it is on its way can meet the next
  * one there): a write through any of them forgets, and counts.
  *
- * Within STORED_TEXTS, also what the cache answered then (each item's row as text, and where each
- * page's members end): the same answer again, with nothing committed to the file since by any
- * connection (SQLite's data_version), is answered with those texts, no row read again (~4 ms of
- * main's time in each read of a 1,000-item list).
+ * Within STORED_TEXTS, also what the cache answered then (each item's id and row as text, and
+ * where each page's members end): the same answer again, with nothing committed to the file since
+ * by any connection (SQLite's data_version), is answered with those texts, no row read again (~4 ms
+ * of main's time in each read of a 1,000-item list), and a page of it may be taken by its digest
+ * with none of its items parsed (listWriter.ts `takeKnown`).
  */
 import type { PageEnd } from './listPorts'
 import type { Resource } from './types'
@@ -20,7 +21,8 @@ export const STORED_TEXTS = 16_000_000
 
 /** What the cache answered for a list, remembered with its answer's digests. */
 export interface StoredAnswer {
-  /** Each item's row as text, in the list's order. */
+  /** Each item's id and row as text, in the list's order. */
+  ids: readonly string[]
   texts: readonly string[]
   /** Per page: the items up to its end, and the position of its last member. */
   pages: readonly PageEnd[]

@@ -362,6 +362,49 @@ describe('a list written as its pages come (listWriter)', () => {
     })
   })
 
+  it('takes a page of the answer stored last by its digest alone (no item), only while nothing was written since', async () => {
+    const { cache } = t.open()
+    const store = cache as SqliteCacheStore
+    const read = readPages(cache)
+    const pages = [page(0, 300), page(300, 300)]
+    const first = await read(['d1', 'd2'], pages) // new rows, written as given: remembered
+    // The first page by its digest, the second as items: the list as before, no row read again.
+    const writer = cache.listWriter('agents', 'all', T2)
+    expect(writer.expects()).toBe(true)
+    expect(writer.takeKnown('d1', 299)).toBe(false) // not its length
+    expect(writer.takeKnown('d2', 300)).toBe(false) // not its place
+    expect(writer.takeKnown('d1', 300)).toBe(true)
+    expect(writer.expects()).toBe(true)
+    await writer.add(pages[1] as unknown[], { digest: 'd2', exact: () => true })
+    expect(writer.expects()).toBe(false) // no third page was answered
+    const again = await writer.finish()
+    expect(store.pagesRemembered).toBe(2)
+    expect(again.texts).toEqual(first.texts)
+    expect(cache.getList('agents', 'all')?.value).toEqual([...pages[0]!, ...pages[1]!])
+    // Remembered again: both pages by their digests.
+    const both = cache.listWriter('agents', 'all', T2)
+    expect([both.takeKnown('d1', 300), both.takeKnown('d2', 300)]).toEqual([true, true])
+    expect((await both.finish()).texts).toEqual(first.texts)
+    expect(unlisted()).toBe(0)
+
+    // A write to the resource since the list began: no page is taken unread.
+    const written = cache.listWriter('agents', 'all', T2)
+    cache.putItem('agents', { id: 'a5', name: 'edited' }, T1)
+    expect(written.expects()).toBe(false)
+    expect(written.takeKnown('d1', 300)).toBe(false)
+    await written.add(pages[0] as unknown[], { digest: 'd1', exact: () => true })
+    await written.add(pages[1] as unknown[], { digest: 'd2', exact: () => true })
+    expect((await written.finish()).values()).toEqual([...pages[0]!, ...pages[1]!])
+    expect(cache.getItem('agents', 'a5')?.value).toEqual(page(5, 1)[0])
+    await read(['d1', 'd2'], pages) // remembered again
+
+    // Another connection committed to the file: its rows are read again, not taken unread.
+    sql('SELECT 1')
+    raw?.exec(`UPDATE items SET json = '{"id":"a1","name":"edited"}' WHERE id = 'a1'`)
+    const behind = cache.listWriter('agents', 'all', T2)
+    expect(behind.takeKnown('d1', 300)).toBe(false)
+  })
+
   it('answers a page taken as stored with its rows as stored, read with its members (no item written out again)', async () => {
     const { cache } = t.open()
     const read = async (digest: string, items: unknown[]) => {

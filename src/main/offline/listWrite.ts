@@ -135,6 +135,35 @@ export class ListPlan {
     this.pageEnds.push({ end: this.ids.length, last: this.lastPosition })
   }
 
+  /**
+   * Plans a page known to be the same page of the answer stored last (by its bytes' digest), with
+   * nothing committed to the file since, as it was answered then (`page`: its items' ids and rows'
+   * texts, in order, and the position of its last member): no item is read, nor any row. Only where
+   * the members so far are the list's order, and no id came before: whether it did.
+   */
+  addKnown(page: { ids: readonly string[]; texts: readonly string[]; last: unknown }): boolean {
+    const { ids, texts } = page
+    if (!this.membersSame || this.memberCount !== this.ids.length || ids.some((id) => this.seen.has(id)))
+      return false
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i] as string
+      const text = texts[i] as string
+      this.seen.add(id)
+      this.push(id, text, null, true, text)
+    }
+    this.memberCount += ids.length
+    this.lastPosition = page.last
+    this.settledLength = this.ids.length
+    this.w.remembered()
+    this.pageEnds.push({ end: this.ids.length, last: this.lastPosition })
+    return true
+  }
+
+  /** Each item's id, in the list's order. */
+  get order(): readonly string[] {
+    return this.ids
+  }
+
   /** A step from `start` planned: its items let go when the page is the plan's (`release`). */
   private settle(items: readonly unknown[], start: number, release: boolean | undefined) {
     this.settledLength = this.ids.length

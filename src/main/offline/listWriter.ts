@@ -113,7 +113,23 @@ export function openListWriter(d: ListWriterDeps): ListWriter {
     const stored = remembered?.stored
     const end = stored?.pages[k]
     if (!stored || !end || stored.connection !== db || stored.version !== dataVersion()) return undefined
-    return { texts: stored.texts.slice(stored.pages[k - 1]?.end ?? 0, end.end), last: end.last }
+    const from = stored.pages[k - 1]?.end ?? 0
+    return { ids: stored.ids.slice(from, end.end), texts: stored.texts.slice(from, end.end), last: end.last }
+  }
+  /** Whether the next page may be taken by its digest: one of the answer stored last was answered there. */
+  const expects = () =>
+    !broken && remembered?.stored?.pages[digests.length] !== undefined && memory.writes === writesBefore
+  /**
+   * The next page, known by its digest to be the same page of the answer stored last, taken as
+   * answered then (its items never parsed), where nothing was written since: whether it was.
+   */
+  const takeKnown = (digest: string, count: number): boolean => {
+    const k = digests.length
+    if (broken || remembered?.digests[k] !== digest || memory.writes !== writesBefore) return false
+    const stored = storedPage(k)
+    if (stored?.ids.length !== count || !plan.addKnown(stored)) return false
+    digests.push(digest)
+    return true
   }
   /** After the last step committed: remembers an answer whose items are now stored as given. */
   const finished = (r: ListStepsResult): ListText => {
@@ -130,6 +146,7 @@ export function openListWriter(d: ListWriterDeps): ListWriter {
       digests.every((d): d is string => d !== undefined)
     )
       memory.remember(resource, scope, digests, writesBefore + ownWrites, {
+        ids: plan.order,
         texts: r.texts,
         pages: plan.pages,
         connection: db,
@@ -166,6 +183,8 @@ export function openListWriter(d: ListWriterDeps): ListWriter {
     }
   }
   return {
+    expects,
+    takeKnown,
     async add(items, opts = {}) {
       if (!broken) {
         const before = plan.length
