@@ -209,26 +209,31 @@ export function endpoints(t: Transport) {
     // A long answer's groups, as they arrive: the answer then held the whole list, and every group
     // went on (the request answers nothing more).
     let grouped = false
-    const known = onPage.known
     const groups: ListGroups = {
       size: page,
       take: async (items) => {
         grouped = true
         await take(items, true)
-      },
-      ...(known && {
-        known: {
-          expects: () => known.expects(),
-          take: (digest, count) => {
-            if (!readAsIs(schema, digest) || !known.take(digest, count)) return false
-            grouped = true
-            return true
+      }
+    }
+    // Taken by their digests where the answer is the whole list (no paging): a page of a paged
+    // list is never handed on in groups, so its reading waits for no digest.
+    const known = onPage.known
+    const wholeGroups: ListGroups = known
+      ? {
+          ...groups,
+          known: {
+            expects: () => known.expects(),
+            take: (digest, count) => {
+              if (!readAsIs(schema, digest) || !known.take(digest, count)) return false
+              grouped = true
+              return true
+            }
           }
         }
-      })
-    }
+      : groups
     const once = async () => {
-      const data = await request(query ? { ...base, query } : base, groups)
+      const data = await request(query ? { ...base, query } : base, wholeGroups)
       if (!grouped) await take(data, true)
     }
     const caps = t.capabilities
