@@ -20,6 +20,10 @@
  * A long list can also be handed on a group of elements at a time as it is read (`GroupSink`),
  * so the cache plans each group while the next is read: 100,000 parsed agents were otherwise all
  * alive at once (~100 MB), and the collector's scavenges of them held main 13–26 ms every ~30 ms.
+ * A group the sink may know by its bytes (the cache, the same page of the answer it stored last)
+ * is only scanned until it ends, and parsed then only if the sink did not take it as it is: read
+ * again unchanged, a list of 10,000 agents is then no item parsed (~40 ms of main's time, and the
+ * ~25 ms of collecting what they left).
  */
 import { turnEvery } from '../turn'
 import { ArrivingBody, byteAt, indexOfByte, pieces, segOf, text, whole, type Source } from './answerBytes'

@@ -4,8 +4,9 @@
  * list is written in steps once whole. Every item is checked before anything is written; a reader
  * meanwhile sees the previous list. The answer memory (answers.ts) is kept per page: a page whose
  * bytes are those of the same page of the answer stored last, with nothing written since, is
- * taken as stored. On a damaged file nothing more is written and the list reads as its items with
- * nothing stored.
+ * taken as stored; where its texts were kept too, by its digest alone, before its items are parsed
+ * (`takeKnown`: a group of a long answer, api/listGroups.ts). On a damaged file nothing more is
+ * written and the list reads as its items with nothing stored.
  */
 import type { AnswerMemory } from './answers'
 import type { WriteCheckpoints } from './checkpoints'
