@@ -226,14 +226,14 @@ async function readArray(s: Source, i: number, steps: Steps, sink?: GroupSink): 
   let inGroup = 0
   let handed = false
   // The group's batches not parsed yet ([start, end) each), while the sink may know it.
-  let unparsed: number[][] | null = sink?.expects?.() ? [] : null
+  let unparsed: [number, number][] | null = sink?.expects?.() ? [] : null
   const parse = (start: number, end: number) => {
     for (const item of parseText(`[${text(s, start, end)}]`) as unknown[]) items.push(item)
   }
   const parseUnparsed = async () => {
     for (const [k, [start, end]] of (unparsed ?? []).entries()) {
       if (k > 0) await steps.yieldNow()
-      parse(start as number, end as number)
+      parse(start, end)
     }
   }
   for (;;) {

@@ -34,9 +34,9 @@ export interface ListGroups {
   size: number
   /**
    * A group, masked and marked with its digest; awaited before the answer is read on. Every group
-   * of an answer handed on in groups goes here, the last one too (`last`).
+   * of an answer handed on in groups goes here (but those `known` took), the last one too.
    */
-  take(items: unknown[], last: boolean): Promise<void>
+  take(items: unknown[]): Promise<void>
   /** Groups taken by their digest, never parsed (none without). */
   known?: KnownPages
 }
@@ -125,6 +125,6 @@ export class GroupStream implements GroupSink {
       digest !== undefined ? items : ((await maskSecretsInSteps(items, this.secrets)) as unknown[])
     markAnswer(group, digest)
     if (last) this.ended = true
-    await this.to.take(group, last)
+    await this.to.take(group)
   }
 }

@@ -96,11 +96,13 @@ export function openListWriter(d: ListWriterDeps): ListWriter {
   /** The file is damaged: nothing more is written, the list reads as its items with nothing stored. */
   let broken: string[] | null = null
   let amended = false
+  /** Page k has the bytes of the same page of the answer stored last, and nothing was written since. */
+  const sameAnswer = (k: number, digest: string | undefined) =>
+    digest !== undefined && remembered?.digests[k] === digest && memory.writes === writesBefore
   const page = (items: readonly unknown[], opts: WriterPage): Generator<void, void> => {
     const k = digests.length
     digests.push(opts.digest)
-    const asStored =
-      opts.digest !== undefined && remembered?.digests[k] === opts.digest && memory.writes === writesBefore
+    const asStored = sameAnswer(k, opts.digest)
     const stored = asStored ? storedPage(k) : undefined
     return plan.add(items, {
       asStored,
@@ -126,7 +128,7 @@ export function openListWriter(d: ListWriterDeps): ListWriter {
    */
   const takeKnown = (digest: string, count: number): boolean => {
     const k = digests.length
-    if (broken || remembered?.digests[k] !== digest || memory.writes !== writesBefore) return false
+    if (broken || !sameAnswer(k, digest)) return false
     const stored = storedPage(k)
     if (stored?.ids.length !== count || !plan.addKnown(stored)) return false
     digests.push(digest)
