@@ -4,7 +4,7 @@
  * plus each resource's specifics); the app, profile, session and outbox channels are here.
  */
 import { AppError } from '../shared/errors'
-import { PALETTE_KINDS } from '../shared/palette'
+import { PALETTE_KINDS, paletteNames } from '../shared/palette'
 import { statSync } from 'node:fs'
 import type { OfflineStoreInfo } from '../shared/ipc'
 import { capabilityStoreFor } from './api/capabilities'
@@ -145,9 +145,9 @@ export const handlers: Handlers = {
 
   // ---- the command palette: names from the offline cache, so it works offline too
   'palette.items': async (_i, ctx) => {
-    if (!ctx.session.current()) return []
+    if (!ctx.session.current()) return paletteNames([])
     const s = await ctx.lease()
-    return PALETTE_KINDS.flatMap((kind) => s.cache.names(kind).map((r) => ({ kind, ...r })))
+    return paletteNames(PALETTE_KINDS.map((kind) => s.cache.names(kind)))
   },
 
   // ---- drafts (unsaved form contents, in the offline store)

@@ -5,6 +5,18 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { startService } from '../service'
 import { testCore, tempDir, type TestCore } from '../../test/support/mainCore'
+import { rankIndex, textsAt } from '../shared/fuzzy'
+import { kindAt, type PaletteNames } from '../shared/palette'
+
+/** The columns main sends, back as one object an item, by `kind:id`. */
+function byKind(p: PaletteNames) {
+  const index = rankIndex(p.names, p.descriptions)
+  const items = p.ids.map((id, i) => {
+    const { text, detail } = textsAt(index, i)
+    return { kind: kindAt(p, i), id, name: text, description: detail }
+  })
+  return Object.fromEntries(items.map((i) => [`${i.kind}:${i.id}`, i]))
+}
 
 const cleanup: (() => Promise<void>)[] = []
 afterEach(async () => {
@@ -25,7 +37,7 @@ describe('palette.items', () => {
     })
     const t: TestCore = testCore()
     cleanup.push(() => t.core.dispose())
-    expect(await t.call('palette.items')).toEqual([])
+    expect(byKind(await t.call('palette.items'))).toEqual({})
 
     const profile = await t.call('profiles.save', { name: 'Svc', baseUrl: svc.url })
     await t.call('session.signUp', {
@@ -51,9 +63,8 @@ describe('palette.items', () => {
     ).data
     const token = (await t.call('apiTokens.create', { description: 'CI token' })).data
 
-    const byKind = (items: Awaited<ReturnType<typeof t.call<'palette.items'>>>) =>
-      Object.fromEntries(items.map((i) => [`${i.kind}:${i.id}`, i]))
-    const online = byKind(await t.call('palette.items'))
+    const sent = await t.call('palette.items')
+    const online = byKind(sent)
     expect(online[`agents:${agent?.id}`]).toMatchObject({ name: 'Support bot' })
     expect(online[`documents:${doc?.id}`]).toMatchObject({ name: 'Handbook' })
     expect(online[`tools:${tool?.id}`]).toMatchObject({ name: 'Web search', description: 'Finds pages' })
@@ -65,9 +76,12 @@ describe('palette.items', () => {
       name: 'CI token',
       description: null
     })
+    expect(sent.counts).toEqual([1, 1, 1, 1, 1, 1])
     // Names only: no item's other fields (and never a token's secret) cross into the palette.
-    for (const i of Object.values(online))
-      expect(Object.keys(i).sort()).toEqual(['description', 'id', 'kind', 'name'])
+    expect(Object.keys(sent).sort()).toEqual(['counts', 'descriptions', 'ids', 'names'])
+    expect(JSON.stringify(sent)).not.toContain('https://e.x/h.pdf')
+    expect(token?.token?.length).toBeGreaterThan(8)
+    expect(JSON.stringify(sent)).not.toContain(token?.token)
 
     await svc.close()
     closed = true

@@ -1,18 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { charMask, foldQuery, foldText, fuzzyScore, rank, rankable, type Rankable } from './fuzzy'
+import { charMask, foldQuery, foldText, fuzzyScore, joinTexts, rank, rankIndex, textsAt } from './fuzzy'
 
-const item = (text: string, detail?: string): Rankable => ({
-  text,
-  folded: foldText(text),
-  ...(detail ? { detail, foldedDetail: foldText(detail) } : {})
-})
-const names = (query: string, texts: (string | Rankable)[], limit?: number) =>
-  rank(
-    query,
-    texts.map((t) => (typeof t === 'string' ? item(t) : t)),
-    limit
-  ).map((r) => r.item.text)
+type Item = readonly [text: string, detail?: string | null]
+const indexOf = (items: readonly Item[]) =>
+  rankIndex(joinTexts(items.map(([t]) => t)), joinTexts(items.map(([, d]) => d)))
+const names = (query: string, texts: (string | Item)[], limit?: number) => {
+  const index = indexOf(texts.map((t) => (typeof t === 'string' ? [t] : t)))
+  return rank(query, index, limit).map((r) => textsAt(index, r.index).text)
+}
 
 describe('fuzzyScore', () => {
   it('matches characters in order, case-insensitively, and nothing else', () => {
@@ -57,7 +53,7 @@ describe('rank', () => {
   })
 
   it('counts a description only as a clear match, below every name match', () => {
-    const texts = [item('Calculator', 'finds pages on the web'), item('Web pages'), item('Crawler', 'Pages')]
+    const texts: Item[] = [['Calculator', 'finds pages on the web'], ['Web pages'], ['Crawler', 'Pages']]
     expect(names('pages', texts)).toEqual(['Web pages', 'Crawler', 'Calculator'])
     expect(names('fpw', texts)).toEqual([])
   })
@@ -69,26 +65,51 @@ describe('rank', () => {
     expect(foldQuery(' Ag ent ')).toBe('agent')
   })
 
-  it('ranks alike with and without the character masks: a mask never rules out a match (property)', () => {
-    const alphabet = fc.constantFrom(...'abcxyzABC0123456789 -_.İK\u212aéß😀'.split(''))
-    const text = fc.array(alphabet, { maxLength: 16 }).map((cs) => cs.join(''))
+  it('ranks the texts in one string as `fuzzyScore` scores each text on its own (property)', () => {
+    // Each text scored on its own, the best `limit` kept (ties in the texts' order): what an index
+    // of the texts one after another, folded at once and ruled out by masks, must answer.
+    const byText = (query: string, items: readonly Item[], limit: number) => {
+      const q = foldQuery(query)
+      const scored = items.flatMap(([text, detail], i) => {
+        let score = fuzzyScore(q, foldText(text), text)
+        const foldedDetail = foldText(detail ?? '')
+        if (score === null && detail && foldedDetail.includes(q))
+          score = (fuzzyScore(q, foldedDetail, detail) ?? 0) - 30000
+        return score === null ? [] : [{ i, score }]
+      })
+      scored.sort((a, b) => b.score - a.score || a.i - b.i)
+      return scored.slice(0, limit).map(({ i, score }) => [i, score])
+    }
+    // Folding that lengthens a text (İ) or depends on what follows (Σ), other characters that
+    // fold (K, the Kelvin sign), word starts, camelCase, digits, and a query across two texts.
+    const alphabet = fc.constantFrom(...'abcxyzAB0127 -_.:/(İΣσςK\u212aéß😀'.split(''))
+    const text = fc.array(alphabet, { maxLength: 10 }).map((cs) => cs.join(''))
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(text, fc.option(text)), { minLength: 1, maxLength: 40 }),
-        fc.oneof(
-          text,
-          fc.array(alphabet, { maxLength: 3 }).map((cs) => cs.join(''))
+        fc.array(fc.tuple(text, fc.option(text)), { minLength: 1, maxLength: 30 }),
+        fc.array(
+          fc.array(alphabet, { minLength: 1, maxLength: 4 }).map((cs) => cs.join('')),
+          { minLength: 1, maxLength: 5 }
         ),
-        (entries, query) => {
-          const masked = entries.map(([t, d]) => rankable(t, d))
-          const plain = masked.map(({ mask: _m, detailMask: _d, ...rest }) => rest)
-          expect(plain.every((p) => !('mask' in p))).toBe(true)
-          const order = (items: Rankable[]) => rank(query, items, 10).map((r) => [r.item.text, r.score])
-          expect(order(masked)).toEqual(order(plain))
+        fc.integer({ min: 1, max: 12 }),
+        (items, queries, limit) => {
+          const index = indexOf(items)
+          for (const query of queries) {
+            if (!foldQuery(query)) continue
+            expect(rank(query, index, limit).map((r) => [r.index, r.score])).toEqual(
+              byText(query, items, limit)
+            )
+          }
+          items.forEach(([t, d], i) => expect(textsAt(index, i)).toEqual({ text: t, detail: d || null }))
         }
       ),
-      { numRuns: 2000 }
+      { numRuns: 3000 }
     )
+  })
+
+  it('refuses texts whose lengths do not add up, or names and details that differ in number', () => {
+    expect(() => rankIndex({ all: 'abc', lengths: [1, 1] })).toThrow(/add up/)
+    expect(() => rankIndex(joinTexts(['a', 'b']), joinTexts(['x']))).toThrow(/number/)
   })
 
   it('rules a text out by its mask only when it lacks a letter or digit of the query', () => {

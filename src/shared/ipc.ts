@@ -18,7 +18,7 @@ import { AgentDocument, AgentDocumentCreate, AgentTool, AgentToolCreate } from '
 import type { ApiToken } from './apiToken'
 import type { MenuCommandEvent } from './menu'
 import { SettingsPatch, type SettingsState, type UpdateStatus } from './settings'
-import type { PaletteItem } from './palette'
+import type { PaletteNames } from './palette'
 import { DraftKey, DraftSave, type DraftEntry } from './drafts'
 import {
   CopyInput,
@@ -168,7 +168,7 @@ export const ipcContract = {
   /** Empties the active profile's cache (changes waiting in the outbox are kept); its new info. */
   'offline.clear': op<OfflineStoreInfo>()(Empty),
   /** Every cached agent, document, tool, prompt, tag and API token by name: the command palette. */
-  'palette.items': op<PaletteItem[]>()(Empty),
+  'palette.items': op<PaletteNames>()(Empty),
 
   /** The signed-in profile's drafts (unsaved form contents), kept in its offline store. */
   'drafts.list': op<DraftEntry[]>()(Empty),

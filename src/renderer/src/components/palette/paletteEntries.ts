@@ -1,12 +1,13 @@
 /**
  * What the command palette offers: the app's commands (go to a view, new …, theme, sign out,
- * switch profile, reconnect, shortcuts) and every cached item (from `palette.items`), as entries
- * the shared fuzzy matcher ranks. Commands are written once here; adding one (e.g. an export) is
- * one entry in `COMMANDS`.
+ * switch profile, reconnect, shortcuts) and every cached item (from `palette.items`), ranked by the
+ * shared fuzzy matcher. Commands are written once here; adding one (e.g. an export) is one entry in
+ * `COMMANDS`. Items stay in the columns main sent, indexed once a palette (`itemIndex`): an entry
+ * is made only for an item the ranking keeps.
  */
 import type { Router } from 'vue-router'
-import { rankable, type Rankable } from '../../../../shared/fuzzy'
-import type { PaletteItem, PaletteKind } from '../../../../shared/palette'
+import { joinTexts, rank, rankIndex, textsAt, type RankIndex } from '../../../../shared/fuzzy'
+import { kindAt, type PaletteKind, type PaletteNames } from '../../../../shared/palette'
 import { SHORTCUTS, VIEW_ORDER, type Shortcut, type ViewId } from '../../../../shared/shortcuts'
 import type { MenuCommand } from '../../../../shared/menu'
 import { runMenuCommand, signOutRequested } from '../../composables/useMenuCommands'
@@ -15,10 +16,14 @@ import { useSessionStore } from '../../stores/session'
 
 export type EntryKind = PaletteKind | 'command'
 
-export interface PaletteEntry extends Rankable {
+export interface PaletteEntry {
   kind: EntryKind
   /** Unique among entries (`command:go.tools`, `agents:<id>`). */
   key: string
+  /** Its name, or the command's title. */
+  text: string
+  /** The item's description, when it has one. */
+  detail?: string
   /** The shortcut that does the same, when there is one (`Mod+1`). */
   keys?: string
   run(router: Router): void | Promise<void>
@@ -110,18 +115,70 @@ export function commandEntries(t: Translate): PaletteEntry[] {
     return {
       kind: 'command' as const,
       key: `command:${c.id}`,
-      ...rankable(text),
+      text,
       ...(keys ? { keys } : {}),
       run: (router: Router) => (c.menu ? runMenuCommand(c.menu, router) : c.run?.(router))
     }
   })
 }
 
-export function itemEntries(items: readonly PaletteItem[]): PaletteEntry[] {
-  return items.map((i) => ({
-    kind: i.kind,
-    key: `${i.kind}:${i.id}`,
-    ...rankable(i.name, i.description),
-    run: (router: Router) => void router.push(ITEM_PATH[i.kind](i.id))
-  }))
+/** Entries ready to rank: commands (a few dozen) as entries, each with its place in the index. */
+export interface CommandIndex {
+  entries: PaletteEntry[]
+  index: RankIndex
+}
+
+export function commandIndex(entries: PaletteEntry[]): CommandIndex {
+  return { entries, index: rankIndex(joinTexts(entries.map((e) => e.text))) }
+}
+
+/** The cached items as main sent them, indexed to rank (once a palette). */
+export interface ItemIndex {
+  items: PaletteNames
+  index: RankIndex
+}
+
+export const itemIndex = (items: PaletteNames): ItemIndex => ({
+  items,
+  index: rankIndex(items.names, items.descriptions)
+})
+
+/** The i-th item as an entry. */
+function itemEntry({ items, index }: ItemIndex, i: number): PaletteEntry {
+  const kind = kindAt(items, i)
+  const id = items.ids[i] ?? ''
+  const { text, detail } = textsAt(index, i)
+  return {
+    kind,
+    key: `${kind}:${id}`,
+    text,
+    ...(detail ? { detail } : {}),
+    run: (router: Router) => void router.push(ITEM_PATH[kind](id))
+  }
+}
+
+/**
+ * The best `limit` entries for `query`: commands and items ranked alike (each ranked on its own,
+ * then merged; among equal scores commands come first, then items, each in its own order).
+ */
+export function paletteResults(
+  query: string,
+  commands: CommandIndex,
+  items: ItemIndex | null,
+  limit: number
+): PaletteEntry[] {
+  const found = [
+    ...rank(query, commands.index, limit).map((r) => ({
+      score: r.score,
+      entry: () => commands.entries[r.index]
+    })),
+    ...(items ? rank(query, items.index, limit) : []).map((r) => ({
+      score: r.score,
+      entry: () => itemEntry(items as ItemIndex, r.index)
+    }))
+  ]
+  return found
+    .sort((a, b) => b.score - a.score) // stable
+    .slice(0, limit)
+    .flatMap((f) => f.entry() ?? [])
 }
