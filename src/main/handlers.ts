@@ -4,7 +4,7 @@
  * plus each resource's specifics); the app, profile, session and outbox channels are here.
  */
 import { AppError } from '../shared/errors'
-import { PALETTE_KINDS, paletteNames } from '../shared/palette'
+import { paletteNames } from '../shared/palette'
 import { statSync } from 'node:fs'
 import type { OfflineStoreInfo } from '../shared/ipc'
 import { capabilityStoreFor } from './api/capabilities'
@@ -16,6 +16,7 @@ import { aboutInfo } from './desktop/about'
 import { desktopHandlers } from './desktop/handlers'
 import { localWorkspaceHandlers } from './localWorkspaceHandlers'
 import { draftHandlers } from './draftHandlers'
+import { paletteItems } from './paletteItems'
 import { transferHandlers } from './transfer/handlers'
 import type { ActiveSession } from './session'
 import type { Handlers } from './handlerContext'
@@ -146,8 +147,7 @@ export const handlers: Handlers = {
   // ---- the command palette: names from the offline cache, so it works offline too
   'palette.items': async (_i, ctx) => {
     if (!ctx.session.current()) return paletteNames([])
-    const s = await ctx.lease()
-    return paletteNames(PALETTE_KINDS.map((kind) => s.cache.names(kind)))
+    return paletteItems((await ctx.lease()).cache)
   },
 
   // ---- drafts (unsaved form contents, in the offline store)

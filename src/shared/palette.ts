@@ -4,7 +4,7 @@
  * nor the page makes an object a name, and the palette ranks them where they arrive
  * (`rankIndex` in ./fuzzy).
  */
-import { joinTexts, type Texts } from './fuzzy'
+import type { Texts } from './fuzzy'
 
 export const PALETTE_KINDS = ['agents', 'documents', 'tools', 'prompts', 'tags', 'apiTokens'] as const
 export type PaletteKind = (typeof PALETTE_KINDS)[number]
@@ -31,15 +31,50 @@ export interface PaletteNames {
 
 type Named = Pick<PaletteItem, 'id' | 'name' | 'description'>
 
+/**
+ * Columns made a step at a time (main reads the names from its cache in steps): each step's rows
+ * of one kind, the kinds in `PALETTE_KINDS` order. A step's texts are joined as it comes, and the
+ * steps' once at the end.
+ */
+export function paletteColumns(): {
+  add(kind: PaletteKind, rows: readonly Named[]): void
+  done(): PaletteNames
+} {
+  const counts = PALETTE_KINDS.map(() => 0)
+  const ids: string[] = []
+  const names: string[] = []
+  const nameLengths: number[] = []
+  const descriptions: string[] = []
+  const descriptionLengths: number[] = []
+  let last = 0
+  return {
+    add(kind, rows) {
+      const k = PALETTE_KINDS.indexOf(kind)
+      if (k < last) throw new Error(`palette: ${kind} after ${PALETTE_KINDS[last]}`)
+      last = k
+      counts[k] = (counts[k] ?? 0) + rows.length
+      for (const r of rows) {
+        ids.push(r.id)
+        nameLengths.push(r.name.length)
+        descriptionLengths.push(r.description?.length ?? 0)
+      }
+      names.push(rows.map((r) => r.name).join(''))
+      descriptions.push(rows.map((r) => r.description ?? '').join(''))
+    },
+    done: () => ({
+      counts,
+      ids,
+      names: { all: names.join(''), lengths: nameLengths },
+      descriptions: { all: descriptions.join(''), lengths: descriptionLengths }
+    })
+  }
+}
+
 /** The columns of the items of each kind (in `PALETTE_KINDS` order). */
 export function paletteNames(byKind: readonly (readonly Named[])[]): PaletteNames {
-  const all = byKind.flat()
-  return {
-    counts: PALETTE_KINDS.map((_, k) => byKind[k]?.length ?? 0),
-    ids: all.map((r) => r.id),
-    names: joinTexts(all.map((r) => r.name)),
-    descriptions: joinTexts(all.map((r) => r.description))
-  }
+  const columns = paletteColumns()
+  PALETTE_KINDS.forEach((kind, k) => columns.add(kind, byKind[k] ?? []))
+  return columns.done()
 }
 
 /** The kind of the i-th item. */

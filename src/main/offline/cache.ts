@@ -14,7 +14,7 @@ import {
   type CacheStore,
   type Cached,
   type ListWriter,
-  type NamedRow,
+  type NamedPage,
   type Resource
 } from './types'
 
@@ -237,16 +237,18 @@ export class SqliteCacheStore implements CacheStore {
     )
   }
 
-  names(resource: Resource): NamedRow[] {
+  names(resource: Resource, before: number | null, limit: number): NamedPage {
     checkResource(resource)
     const text = (v: unknown): string | null => (typeof v === 'string' && v ? v : null)
-    return this.read([], () =>
-      (this.s.names.all(resource) as unknown[][]).flatMap(([id, n, d]) => {
+    return this.read({ rows: [], next: null }, () => {
+      const found = this.s.names.all(resource, before ?? Number.MAX_SAFE_INTEGER, limit) as unknown[][]
+      const rows = found.flatMap(([, id, n, d]) => {
         // Items without a name (API tokens) go by their description.
         const name = text(n) ?? text(d)
         return name ? [{ id: String(id), name, description: text(n) ? text(d) : null }] : []
       })
-    )
+      return { rows, next: found.length === limit ? Number(found[found.length - 1]?.[0]) : null }
+    })
   }
 
   getMeta(key: string): string | null {

@@ -116,11 +116,12 @@ export function cacheStatements(db: Db) {
       )
       .raw(true),
     catalogue: db.prepare('SELECT json FROM items WHERE resource = ? ORDER BY seq DESC').raw(true),
-    // Names for the palette: SQLite reads the two fields, so no item is parsed in JavaScript.
+    // Names for the palette, a step at a time (newest first, before a seq): SQLite reads the two
+    // fields, so no item is parsed in JavaScript.
     names: db
       .prepare(
-        `SELECT id, json_extract(json, '$.name'), json_extract(json, '$.description') FROM items
-         WHERE resource = ? ORDER BY seq DESC`
+        `SELECT seq, id, json_extract(json, '$.name'), json_extract(json, '$.description') FROM items
+         WHERE resource = ? AND seq < ? ORDER BY seq DESC LIMIT ?`
       )
       .raw(true),
     getMeta: db.prepare('SELECT value FROM meta WHERE key = ?').raw(true),

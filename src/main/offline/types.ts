@@ -26,6 +26,12 @@ export interface NamedRow {
   description: string | null
 }
 
+/** A step of the names of a resource's items (`CacheStore.names`), and where the next starts (null: none). */
+export interface NamedPage {
+  rows: NamedRow[]
+  next: number | null
+}
+
 /** What a change created offline is called until the server gives it a real id. */
 export const LOCAL_ID_PREFIX = 'local-'
 export const isLocalId = (id: unknown): boolean => typeof id === 'string' && id.startsWith(LOCAL_ID_PREFIX)
@@ -84,8 +90,12 @@ export interface CacheStore {
   removeItem(resource: Resource, id: string): void
   /** Every item of this resource ever seen (and not removed), newest seen first. */
   catalogue<T>(resource: Resource): T[]
-  /** Id, name and description of every item of this resource in the catalogue (unnamed ones by description). */
-  names(resource: Resource): NamedRow[]
+  /**
+   * Id, name and description of the items of this resource in the catalogue (unnamed ones by
+   * description), newest seen first: up to `limit` of them seen before `before` (null: from the
+   * newest; a page's `next` for the next page).
+   */
+  names(resource: Resource, before: number | null, limit: number): NamedPage
   getMeta(key: string): string | null
   setMeta(key: string, value: string): void
   /** Wipes cache + catalogue + meta; the outbox too only with `clearOutbox`. The file shrinks. */
