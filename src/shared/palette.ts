@@ -1,10 +1,10 @@
 /**
  * What the command palette lists from the offline cache (`palette.items`): names, not whole
- * items, sent as columns (each kind's names one after another in one text), so that neither main
- * nor the page makes an object a name, and the palette ranks them where they arrive
+ * items, sent as columns (each kind's names one after another in one text): no object a name
+ * crosses to the page or is made there, and the palette ranks the names where they arrive
  * (`rankIndex` in ./fuzzy).
  */
-import type { Texts } from './fuzzy'
+import { joinTexts, type Texts } from './fuzzy'
 
 export const PALETTE_KINDS = ['agents', 'documents', 'tools', 'prompts', 'tags', 'apiTokens'] as const
 export type PaletteKind = (typeof PALETTE_KINDS)[number]
@@ -53,13 +53,13 @@ export function paletteColumns(): {
       if (k < last) throw new Error(`palette: ${kind} after ${PALETTE_KINDS[last]}`)
       last = k
       counts[k] = (counts[k] ?? 0) + rows.length
-      for (const r of rows) {
-        ids.push(r.id)
-        nameLengths.push(r.name.length)
-        descriptionLengths.push(r.description?.length ?? 0)
-      }
-      names.push(rows.map((r) => r.name).join(''))
-      descriptions.push(rows.map((r) => r.description ?? '').join(''))
+      const n = joinTexts(rows.map((r) => r.name))
+      const d = joinTexts(rows.map((r) => r.description))
+      for (const r of rows) ids.push(r.id)
+      names.push(n.all)
+      nameLengths.push(...n.lengths)
+      descriptions.push(d.all)
+      descriptionLengths.push(...d.lengths)
     },
     done: () => ({
       counts,
