@@ -172,10 +172,12 @@ export function paletteResults(
       score: r.score,
       entry: () => commands.entries[r.index]
     })),
-    ...(items ? rank(query, items.index, limit) : []).map((r) => ({
-      score: r.score,
-      entry: () => itemEntry(items as ItemIndex, r.index)
-    }))
+    ...(items
+      ? rank(query, items.index, limit).map((r) => ({
+          score: r.score,
+          entry: () => itemEntry(items, r.index)
+        }))
+      : [])
   ]
   return found
     .sort((a, b) => b.score - a.score) // stable
