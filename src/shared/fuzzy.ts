@@ -36,8 +36,8 @@ function camelStart(original: string, os: number, oe: number, i: number): boolea
 /**
  * The score of `text` for `query` (both already folded with `foldText`; the query without
  * spaces), or null when it does not match. Higher is better. Scores are whole numbers, so a
- * keystroke over 300,000 names allocates none (a fraction would be a heap number each). `original` is the unfolded text, used
- * to see camelCase word starts.
+ * keystroke over 300,000 names allocates none (a fraction would be a heap number each).
+ * `original` is the unfolded text, used to see camelCase word starts.
  */
 export function fuzzyScore(query: string, text: string, original: string = text): number | null {
   if (query.length === 0) return 0
