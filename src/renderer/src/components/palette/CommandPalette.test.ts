@@ -4,21 +4,16 @@
  * their way it says so, not "nothing matches", for what the user typed already; then it ranks
  * them, and says "nothing matches" only for what matches nothing.
  */
-import { afterEach, describe, expect, it } from 'vitest'
-import { flushPromises, mount, type VueWrapper } from '@vue/test-utils'
+import { describe, expect, it } from 'vitest'
+import { flushPromises, mount } from '@vue/test-utils'
 import { createMemoryHistory, createRouter } from 'vue-router'
 import { createPinia, setActivePinia } from 'pinia'
 import { defineComponent, h } from 'vue'
-import { deskApiOver, testCore, type TestCore } from '../../../../../test/support/mainCore'
+import { deskApiOver, testCore } from '../../../../../test/support/mainCore'
+import { cleanedAfterEach } from '../../../../../test/support/componentCores'
 import CommandPalette from './CommandPalette.vue'
 
-const cores: TestCore[] = []
-const wrappers: VueWrapper[] = []
-afterEach(async () => {
-  while (wrappers.length) wrappers.pop()?.unmount()
-  document.body.innerHTML = ''
-  while (cores.length) await cores.pop()?.core.dispose()
-})
+const { cores, wrappers } = cleanedAfterEach()
 
 describe('CommandPalette', () => {
   it('says it reads the saved items until they come, then ranks them', async () => {

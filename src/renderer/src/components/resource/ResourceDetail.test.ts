@@ -4,27 +4,22 @@
  * (Local workspace): header, dates, body slot, and delete (confirmed, back to the list) or, where
  * the server does not offer it, a disabled button.
  */
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { flushPending, removalPending } from '../../composables/useUndoable'
-import { flushPromises, mount, type VueWrapper } from '@vue/test-utils'
+import { flushPromises, mount } from '@vue/test-utils'
 import { createMemoryHistory, createRouter } from 'vue-router'
 import { createPinia, setActivePinia } from 'pinia'
 import { defineComponent, h } from 'vue'
 import FeedbackHost from '../../layouts/FeedbackHost.vue'
 import type { Tool } from '../../../../shared/tool'
-import { deskApiOver, testCore, type TestCore } from '../../../../../test/support/mainCore'
+import { deskApiOver, testCore } from '../../../../../test/support/mainCore'
+import { cleanedAfterEach } from '../../../../../test/support/componentCores'
 import { toolPane } from '../../resources/tools'
 import { useToolsStore } from '../../stores/tools'
 import { useCapabilitiesStore } from '../../stores/capabilities'
 import ResourceDetail from './ResourceDetail.vue'
 
-const cores: TestCore[] = []
-const wrappers: VueWrapper[] = []
-afterEach(async () => {
-  while (wrappers.length) wrappers.pop()?.unmount()
-  document.body.innerHTML = ''
-  while (cores.length) await cores.pop()?.core.dispose()
-})
+const { cores, wrappers } = cleanedAfterEach()
 
 async function until(check: () => boolean, what: string): Promise<void> {
   const end = Date.now() + 15_000

@@ -5,21 +5,16 @@
  */
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { flushPromises, mount, type VueWrapper } from '@vue/test-utils'
+import { describe, expect, it } from 'vitest'
+import { flushPromises, mount } from '@vue/test-utils'
 import { defineComponent, h } from 'vue'
 import { NPopconfirm } from 'naive-ui'
 import FeedbackHost from '../../layouts/FeedbackHost.vue'
-import { deskApiOver, tempDir, testCore, type TestCore } from '../../../../../test/support/mainCore'
+import { deskApiOver, tempDir, testCore } from '../../../../../test/support/mainCore'
+import { cleanedAfterEach } from '../../../../../test/support/componentCores'
 import BackupSection from './BackupSection.vue'
 
-const cores: TestCore[] = []
-const wrappers: VueWrapper[] = []
-afterEach(async () => {
-  while (wrappers.length) wrappers.pop()?.unmount()
-  document.body.innerHTML = ''
-  while (cores.length) await cores.pop()?.core.dispose()
-})
+const { cores, wrappers } = cleanedAfterEach()
 
 async function until(check: () => boolean, what: string): Promise<void> {
   const end = Date.now() + 15_000
