@@ -196,6 +196,19 @@ export interface Ranked {
 export const foldQuery = (q: string): string => foldText(q).replace(/\s+/g, '')
 
 /**
+ * Where `q` lies first in each text of a column (-1: not in it), asked for texts in order: one
+ * search of all of them, moving on from match to match.
+ */
+function firstPlaces(folded: string, q: string): (s: number, e: number) => number {
+  // The first place at or after the last text asked's start: -2 not looked for yet, -1 nowhere.
+  let next = -2
+  return (s, e) => {
+    if (next !== -1 && next < s) next = folded.indexOf(q, s)
+    return next !== -1 && next <= e - q.length ? next - s : -1
+  }
+}
+
+/**
  * The best `limit` texts of the index for `query`, best first (ties keep the index's order). One
  * pass over the index; the kept set is a small sorted array, so 30,000 texts cost one score each
  * at most (none for a text whose masks rule it out). Where the query lies as a substring is found
@@ -208,30 +221,26 @@ export function rank(query: string, index: RankIndex, limit = 50): Ranked[] {
   if (!q) return Array.from({ length: Math.min(limit, size) }, (_, i) => ({ index: i, score: 0 }))
   const n = q.length
   const qMask = charMask(q)
-  // The first place of the query in all the names (details) at or after a text's start: -2 not
-  // looked for yet, -1 nowhere after.
-  let next = -2
-  let nextDetail = -2
+  const inName = firstPlaces(names.folded, q)
+  const inDetail = firstPlaces(details.folded, q)
   const best: Ranked[] = []
   for (let i = 0; i < size; i++) {
     let score: number | null = null
     const s = names.starts[i] as number
     const e = names.starts[i + 1] as number
     if ((qMask & ~(names.masks[i] as number)) === 0 && n <= e - s) {
-      if (next !== -1 && next < s) next = names.folded.indexOf(q, s)
-      const found = next !== -1 && next <= e - n ? next - s : -1
       const os = names.originalStarts[i] as number
-      score = scoreIn(q, names.folded, s, e, names.original, os, names.originalStarts[i + 1] as number, found)
+      const oe = names.originalStarts[i + 1] as number
+      score = scoreIn(q, names.folded, s, e, names.original, os, oe, inName(s, e))
     }
-    if (score === null && (qMask & ~(details.masks[i] as number)) === 0) {
-      const ds = details.starts[i] as number
-      const de = details.starts[i + 1] as number
-      if (n <= de - ds && nextDetail !== -1 && nextDetail < ds) nextDetail = details.folded.indexOf(q, ds)
-      if (n <= de - ds && nextDetail >= ds && nextDetail <= de - n) {
-        const os = details.originalStarts[i] as number
-        const oe = details.originalStarts[i + 1] as number
-        score = (scoreIn(q, details.folded, ds, de, details.original, os, oe, nextDetail - ds) ?? 0) - 30000
-      }
+    const ds = details.starts[i] as number
+    const de = details.starts[i + 1] as number
+    if (score === null && (qMask & ~(details.masks[i] as number)) === 0 && n <= de - ds) {
+      const found = inDetail(ds, de)
+      const os = details.originalStarts[i] as number
+      const oe = details.originalStarts[i + 1] as number
+      if (found >= 0)
+        score = (scoreIn(q, details.folded, ds, de, details.original, os, oe, found) ?? 0) - 30000
     }
     if (score === null) continue
     if (best.length === limit && score <= (best[limit - 1]?.score ?? -Infinity)) continue
