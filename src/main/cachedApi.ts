@@ -82,9 +82,10 @@ export class CachedApi {
     opts: ReadOptions<T> = {}
   ): Promise<ListRead<T>> {
     const filter = opts.filter ?? (() => true)
-    const fromCache = (offline: boolean): Read<T[]> | null => {
-      const hit = s.cache.getList(resource, scope)
-      if (hit) return { data: hit.value as T[], source: 'cache', syncedAt: hit.syncedAt, offline }
+    // As its rows' JSON, read a step at a time: main parses none of it (offline/listRead.ts).
+    const fromCache = async (offline: boolean): Promise<ListRead<T> | null> => {
+      const hit = await s.cache.listText<T>(resource, scope)
+      if (hit) return { data: hit.value, source: 'cache', syncedAt: hit.syncedAt, offline }
       return null
     }
     const catalogue = (offline: boolean): Read<T[]> => ({
@@ -96,7 +97,7 @@ export class CachedApi {
     })
     if (opts.cacheOnly) {
       const online = this.deps.connectivity.get().online
-      return fromCache(!online) ?? { data: [], source: 'cache', syncedAt: null, offline: !online }
+      return (await fromCache(!online)) ?? { data: [], source: 'cache', syncedAt: null, offline: !online }
     }
     const mark = removalMark(s.cache)
     let writer: { at: string; list: ListWriter } | null = null
@@ -125,7 +126,7 @@ export class CachedApi {
       if (e.kind === 'not_offered') return catalogue(!this.deps.connectivity.get().online)
       if (isConnectivityError(e)) {
         this.offline(e)
-        const cached = fromCache(true)
+        const cached = await fromCache(true)
         if (cached) return cached
         const cat = catalogue(true)
         if (cat.data.length > 0) return cat

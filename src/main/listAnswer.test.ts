@@ -7,7 +7,8 @@ import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'libsql'
 import { afterEach, describe, expect, it } from 'vitest'
-import { coreOnService, type TestCore } from '../../test/support/mainCore'
+import { coreOnService, signedUp, tempDir, testCore, type TestCore } from '../../test/support/mainCore'
+import { startService } from '../service'
 
 const cleanup: (() => Promise<void>)[] = []
 afterEach(async () => {
@@ -58,5 +59,33 @@ describe('a list answered as before', () => {
     await t.call('tools.list')
     expect(await cachedName(a.id)).toBe('Alpha')
     expect(await cachedName(b.id)).toBe('Beta 2')
+  })
+})
+
+describe('a list from the cache', () => {
+  it('leaves main as its rows’ JSON, as a list from the server does, online and offline', async () => {
+    const service = await startService({
+      dataDir: tempDir('agent-desk-svc-'),
+      scryptCost: 16,
+      logger: () => {}
+    })
+    cleanup.push(() => service.close())
+    const t = testCore()
+    cleanup.push(() => t.core.dispose())
+    await signedUp(t, service.url, 'c@a.me')
+    await t.call('tools.create', { name: 'Alpha', type: 'SEARCH' })
+    await t.call('tools.create', { name: 'Beta', type: 'SEARCH' })
+    const listed = await t.call('tools.list')
+    /** The items as the reply carries them: text that the preload parses, none parsed by main. */
+    const asText = async (input: { cacheOnly?: boolean }) => {
+      const raw = await t.core.invoke('tools.list', input)
+      expect(raw).toMatchObject({ ok: true, value: { data: [], source: 'cache' } })
+      return ((raw as { json?: string[] }).json ?? []).flatMap((p) => JSON.parse(p) as unknown[])
+    }
+    expect(await asText({ cacheOnly: true })).toEqual(listed.data)
+    // Offline (the server gone): the same, from the cache.
+    await service.close()
+    expect(await asText({})).toEqual(listed.data)
+    expect(await t.call('tools.list')).toMatchObject({ data: listed.data, source: 'cache', offline: true })
   })
 })

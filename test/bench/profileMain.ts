@@ -1,6 +1,7 @@
 /**
  * Profiling aid for main's event loop during a long list (not part of `npm run bench`):
- *   node --import tsx test/bench/profileMain.ts [agents=100000] [--over MS=45] [--unpaged] [--top N]
+ *   node --import tsx test/bench/profileMain.ts [agents=100000] [--over MS=45] [--unpaged | --local]
+ *     [--top N]
  * Run it under a keychain session (`.ci/keyring.sh`'s `in_keyring_session`), as the bench does.
  *
  * Seeds an account on the embedded service (in a child process), signs the core in and lists the
@@ -12,7 +13,8 @@
  * agents was found to hold main for 5.9 s in one cache transaction (listWrite.ts now steps it).
  * With `--unpaged` the core lists through `test/servers/unpagedProxy.ts` (in the service's process):
  * a server without paging, each list one answer (~100 MB at 100,000 agents). `--top N` prints the N
- * stacks (top two frames) with the most samples over each whole list.
+ * stacks (top two frames) with the most samples over each whole list. With `--local` the core starts
+ * the Local workspace (its service on a thread of main's process, as in the app) and lists from it.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { Session } from 'node:inspector/promises'
@@ -27,13 +29,19 @@ import { closeSeedConnections, seedAccount, startBenchService } from './seed'
 import { builtServiceThread } from '../support/serviceThread'
 
 const { values: flags, positionals } = parseArgs({
-  options: { over: { type: 'string' }, top: { type: 'string' }, unpaged: { type: 'boolean' } },
+  options: {
+    over: { type: 'string' },
+    top: { type: 'string' },
+    unpaged: { type: 'boolean' },
+    local: { type: 'boolean' }
+  },
   allowPositionals: true
 })
 const over = Number(flags.over ?? 45)
 const top = Number(flags.top ?? 0)
 const count = Number(positionals[0] ?? 100_000)
 const unpaged = flags.unpaged === true
+const local = flags.local === true
 
 /** Samples between `from` and `to` (ms since the profile started), by their top frames. */
 function stacksIn(p: Profile, from: number, to: number, depth = 6): [string, number][] {
@@ -58,9 +66,10 @@ function stacksIn(p: Profile, from: number, to: number, depth = 6): [string, num
 
 const service = await startBenchService()
 const dir = mkdtempSync(join(tmpdir(), 'agent-desk-profile-main-'))
+const keychain = memoryKeychain()
 const core = createCore({
   userDataDir: dir,
-  keychain: memoryKeychain(),
+  keychain,
   mode: 'harness',
   version: '0.0.0-profile',
   serviceThread: builtServiceThread(),
@@ -73,10 +82,20 @@ const page = electronCalls(core)
 const call = page.call
 const session = new Session()
 try {
-  const baseUrl = unpaged ? service.unpagedUrl : service.url
-  const profile = await call<{ id: string }>('profiles.save', { name: 'Profile', baseUrl })
-  const seed = await seedAccount(service.url, { agents: count, email: `profile.${count}@example.com` })
-  await call('session.signIn', { profileId: profile.id, email: seed.email, password: seed.password })
+  if (local) {
+    const state = await call<{ profile?: { baseUrl: string }; user?: { id: string } }>(
+      'session.startLocal',
+      {}
+    )
+    const token = await keychain.get('session:local')
+    if (!state.profile || !state.user || !token) throw new Error('the Local workspace did not start')
+    await seedAccount(state.profile.baseUrl, { agents: count, session: { token, userId: state.user.id } })
+  } else {
+    const baseUrl = unpaged ? service.unpagedUrl : service.url
+    const profile = await call<{ id: string }>('profiles.save', { name: 'Profile', baseUrl })
+    const seed = await seedAccount(service.url, { agents: count, email: `profile.${count}@example.com` })
+    await call('session.signIn', { profileId: profile.id, email: seed.email, password: seed.password })
+  }
   session.connect()
   await session.post('Profiler.enable')
   await session.post('Profiler.setSamplingInterval', { interval: 200 })

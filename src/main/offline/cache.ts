@@ -9,10 +9,13 @@ import { cacheStatements, type CacheStatements } from './cacheStatements'
 import { AnswerMemory, type AnswerSharing } from './answers'
 import { WriteCheckpoints } from './checkpoints'
 import * as memberships from './memberships'
+import { ListReader } from './listRead'
+import { ListText } from './listText'
 import {
   RESOURCES,
   type CacheStore,
   type Cached,
+  type ListReadOptions,
   type ListWriter,
   type NamedPage,
   type Resource
@@ -35,6 +38,8 @@ export class SqliteCacheStore implements CacheStore {
   private readonly onCheckpoint = () => void this.threadCheckpoints++
   /** Pages of lists answered as they were answered last, no row read (answers.ts). */
   pagesRemembered = 0
+  /** Long reads of lists, a step at a time on a connection of their own (the file only). */
+  private readonly reader: ListReader | null
 
   /** `share`: how it shares what it remembers of answers (answers.ts). */
   constructor(
@@ -45,11 +50,13 @@ export class SqliteCacheStore implements CacheStore {
     this.s = cacheStatements(db)
     this.memory = AnswerMemory.join(file, share)
     this.onDisk = share !== 'none'
+    this.reader = this.onDisk && file !== ':memory:' ? new ListReader(file) : null
   }
 
-  /** When the store closes. */
+  /** When the store closes (before its connection does). */
   release(): void {
     this.memory.release()
+    this.reader?.close()
   }
 
   /** Reads never crash the app on a damaged file: a miss now, a rebuild at the next open. */
@@ -153,14 +160,38 @@ export class SqliteCacheStore implements CacheStore {
 
   getList<T>(resource: Resource, scope: string): Cached<T[]> | null {
     checkResource(resource)
-    return this.read(null, () => {
-      const head = this.s.listHead.get(resource, scope) as unknown[] | undefined
-      if (!head) return null
-      const rows = this.s.listRows.all(resource, scope) as unknown[][]
-      const value = new Array<T>(rows.length)
-      for (let i = 0; i < rows.length; i++) value[i] = JSON.parse((rows[i] as unknown[])[0] as string) as T
-      return { value, syncedAt: (head[0] as string | null) ?? null }
-    })
+    const rows = this.read(null, () => this.rowsOf(resource, scope))
+    if (!rows) return null
+    const texts = rows.value
+    const value = new Array<T>(texts.length)
+    for (let i = 0; i < texts.length; i++) value[i] = JSON.parse(texts[i] as string) as T
+    return { value, syncedAt: rows.syncedAt }
+  }
+
+  /** A list's rows as text, at once (null: that list was never stored). */
+  private rowsOf(resource: Resource, scope: string): Cached<string[]> | null {
+    const head = this.s.listHead.get(resource, scope) as unknown[] | undefined
+    if (!head) return null
+    const rows = this.s.listRows.all(resource, scope) as unknown[][]
+    return { value: rows.map((r) => r[0] as string), syncedAt: (head[0] as string | null) ?? null }
+  }
+
+  async listText<T>(
+    resource: Resource,
+    scope: string,
+    opts?: ListReadOptions
+  ): Promise<Cached<ListText<T>> | null> {
+    checkResource(resource)
+    let rows: Cached<string[]> | null
+    try {
+      // A stand-in in memory is read at once, on the one connection there is.
+      rows = this.reader ? await this.reader.read(resource, scope, opts) : this.rowsOf(resource, scope)
+      return rows && { value: new ListText<T>(rows.value), syncedAt: rows.syncedAt }
+    } catch (e) {
+      if (!isCorruption(e)) throw e
+      markForRebuild(this.file)
+      return null
+    }
   }
 
   putItem<T extends { id: string }>(resource: Resource, item: T, syncedAt: string | null): T {
@@ -340,6 +371,8 @@ export class SqliteCacheStore implements CacheStore {
 
   clear(options: { clearOutbox?: boolean } = {}): void {
     this.memory.touched()
+    // A list being read starts again, on the cleared file (and holds no snapshot the VACUUM waits for).
+    this.reader?.reset()
     this.db.transaction(() => {
       this.db.exec('DELETE FROM list_items; DELETE FROM lists; DELETE FROM items; DELETE FROM meta;')
       if (options.clearOutbox) this.db.exec('DELETE FROM outbox')

@@ -45,6 +45,14 @@ export interface Cached<T> {
   syncedAt: string | null
 }
 
+/** How a list is read a step at a time (CacheStore.listText). */
+export interface ListReadOptions {
+  /** Rows a step. Default listRead.ts's READ_STEP. */
+  step?: number
+  /** Awaited between steps. Default: a turn of the event loop once 8 ms have passed (turnEvery). */
+  turn?: () => Promise<void>
+}
+
 export interface CacheStore {
   /**
    * Replaces the membership of a list (scope '' = the whole list, or e.g. 'agent:<id>'), upserting
@@ -83,6 +91,11 @@ export interface CacheStore {
   listWriter(resource: Resource, scope: string, syncedAt: string | null): ListWriter
   /** The list's items in stored order, or null when that list was never stored. */
   getList<T>(resource: Resource, scope: string): Cached<T[]> | null
+  /**
+   * The same list as its rows' JSON, unparsed, read a step at a time with the event loop free
+   * between steps, all of it as the file stood when the read began (listRead.ts).
+   */
+  listText<T>(resource: Resource, scope: string, opts?: ListReadOptions): Promise<Cached<ListText<T>> | null>
   /** Merges and stores one item (it enters the catalogue); returns the merged item. */
   putItem<T extends { id: string }>(resource: Resource, item: T, syncedAt: string | null): T
   getItem<T>(resource: Resource, id: string): Cached<T> | null

@@ -1,0 +1,160 @@
+/**
+ * A stored list read a step at a time as its rows' JSON (cache.listText, listRead.ts), on real
+ * cache files: the same items as getList in the same order, with turns of the event loop between
+ * steps, and the list as it stood when the read began whatever is written between two steps.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { type TempStores, tempStores } from '../../../test/support/offlineStores'
+import { openOrRebuild } from './db'
+import { SqliteCacheStore } from './cache'
+
+let t: TempStores
+beforeEach(() => {
+  t = tempStores()
+})
+afterEach(() => t.cleanup())
+
+const T1 = '2024-01-01T00:00:00.000Z'
+const T2 = '2024-01-02T00:00:00.000Z'
+
+const agents = (n: number, from = 0, name = 'Agent') =>
+  Array.from({ length: n }, (_, i) => ({ id: `a${from + i}`, name: `${name} ${from + i}`, type: 'REACT' }))
+
+/** Turns counted; `between(k)` runs at the k-th one (1-based), as a write between two steps would. */
+function turns(between: (k: number) => void = () => {}) {
+  const counter = {
+    count: 0,
+    turn: async () => {
+      counter.count++
+      between(counter.count)
+    }
+  }
+  return counter
+}
+
+describe('cache.listText', () => {
+  it('reads the same list as getList, as text, a step at a time', async () => {
+    const { cache } = t.open()
+    cache.putList('agents', '', agents(1_234), T1)
+    cache.putItem('agents', { id: 'a7', name: 'Renamed', type: 'REACT' }, T2)
+    cache.addToList('agents', '', 'a7', 'start') // there already: not added
+    cache.putItem('agents', { id: 'x', name: 'Extra', type: 'REACT' }, T2)
+    cache.addToList('agents', '', 'x', 'start')
+    const counter = turns()
+    const got = await cache.listText('agents', '', { step: 100, turn: counter.turn })
+    const stored = cache.getList('agents', '')
+    // 1,235 rows in 13 steps: a turn after each full one.
+    expect(counter.count).toBe(12)
+    expect(got?.syncedAt).toBe(T1)
+    expect(got?.value.length).toBe(1_235)
+    expect(got?.value.values()).toEqual(stored?.value)
+    expect(got?.value.values().slice(0, 2)).toEqual([
+      { id: 'x', name: 'Extra', type: 'REACT' },
+      { id: 'a0', name: 'Agent 0', type: 'REACT' }
+    ])
+    // Each text is the row as stored; read at once, the same.
+    expect(JSON.parse(got?.value.texts[8] as string)).toEqual({ id: 'a7', name: 'Renamed', type: 'REACT' })
+    expect((await cache.listText('agents', '', { step: 10_000 }))?.value.texts).toEqual(got?.value.texts)
+  })
+
+  it('answers null for a list never stored, and an empty list as empty', async () => {
+    const { cache } = t.open()
+    expect(await cache.listText('agents', '')).toBeNull()
+    cache.putList('tools', '', [], T1)
+    const empty = await cache.listText('tools', '')
+    expect(empty?.value.length).toBe(0)
+    expect(empty?.syncedAt).toBe(T1)
+    cache.putList('agentDocuments', 'agent:a1', [{ id: 'l1', agentId: 'a1', documentId: 'd1' }], T1)
+    expect((await cache.listText('agentDocuments', 'agent:a1'))?.value.values()).toEqual([
+      { id: 'l1', agentId: 'a1', documentId: 'd1' }
+    ])
+    expect(await cache.listText('agentDocuments', 'agent:a2')).toBeNull()
+  })
+
+  it('answers the list as it stood when the read began, whatever is written between steps', async () => {
+    const { cache } = t.open()
+    const first = agents(1_000)
+    cache.putList('agents', '', first, T1)
+    const counter = turns((k) => {
+      if (k === 1) {
+        // A new list (a new membership, published), an item added to the start, one removed
+        // ahead of the read, one behind it, an item edited ahead.
+        cache.putList('agents', '', agents(1_000, 500, 'New'), T2)
+        cache.putItem('agents', { id: 'y', name: 'Y', type: 'REACT' }, T2)
+        cache.addToList('agents', '', 'y', 'start')
+        cache.removeItem('agents', 'a3')
+        cache.removeItem('agents', 'a900')
+        cache.putItem('agents', { id: 'a800', name: 'Edited', type: 'REACT' }, T2)
+      }
+    })
+    const got = await cache.listText('agents', '', { step: 100, turn: counter.turn })
+    expect(counter.count).toBe(10)
+    expect(got?.syncedAt).toBe(T1)
+    expect(got?.value.values()).toEqual(first)
+    // Read again, it is the list as written since.
+    const now = await cache.listText('agents', '', { step: 100, turn: async () => {} })
+    expect(now?.syncedAt).toBe(T2)
+    expect(now?.value.values()).toEqual(cache.getList('agents', '')?.value)
+    expect(now?.value.values()[0]).toEqual({ id: 'y', name: 'Y', type: 'REACT' })
+  })
+
+  it('reads one list at a time on its connection, each as it stood when its own read began', async () => {
+    const { cache } = t.open()
+    cache.putList('agents', '', agents(300), T1)
+    cache.putList('tools', '', [{ id: 't1', name: 'Search' }], T1)
+    const order: string[] = []
+    const a = cache.listText('agents', '', {
+      step: 100,
+      turn: async () => {
+        order.push('agents step')
+        // Written while the agents are read, before the tools' read begins: the tools show it.
+        if (order.length === 1) cache.putList('tools', '', [{ id: 't2', name: 'Fetch' }], T2)
+        await new Promise((resolve) => setImmediate(resolve))
+      }
+    })
+    const b = cache.listText('tools', '').then((r) => {
+      order.push('tools read')
+      return r
+    })
+    const [ra, rb] = await Promise.all([a, b])
+    expect(order).toEqual(['agents step', 'agents step', 'agents step', 'tools read'])
+    expect(ra?.value.values()).toEqual(agents(300))
+    expect(rb?.value.values()).toEqual([{ id: 't2', name: 'Fetch' }])
+  })
+
+  it('starts again on the cleared file when the cache is cleared between steps', async () => {
+    const { cache } = t.open()
+    cache.putList('agents', '', agents(500), T1)
+    const counter = turns((k) => {
+      if (k === 2) cache.clear()
+    })
+    expect(await cache.listText('agents', '', { step: 100, turn: counter.turn })).toBeNull()
+    cache.putList('agents', '', agents(3), T2)
+    expect((await cache.listText('agents', ''))?.value.values()).toEqual(agents(3))
+  })
+
+  it('holds no snapshot once a read is done: the log is folded back whole', async () => {
+    const store = t.open()
+    store.cache.putList('agents', '', agents(2_000), T1)
+    await store.cache.listText('agents', '', { step: 100, turn: async () => {} })
+    store.cache.putList('agents', '', agents(2_000, 0, 'Again'), T2)
+    // A reader still in a transaction would keep a TRUNCATE checkpoint from copying the log.
+    const db = openOrRebuild(t.file).db
+    try {
+      const [busy] = db.prepare('PRAGMA wal_checkpoint(TRUNCATE)').raw(true).get() as number[]
+      expect(busy).toBe(0)
+    } finally {
+      db.close()
+    }
+  })
+
+  it('reads a stand-in in memory at once, the same list', async () => {
+    const cache = new SqliteCacheStore(openOrRebuild(':memory:').db, t.file, 'none')
+    cache.putList('agents', '', agents(250), T1)
+    let turned = 0
+    const got = await cache.listText('agents', '', { step: 100, turn: async () => void turned++ })
+    expect(turned).toBe(0)
+    expect(got?.value.values()).toEqual(agents(250))
+    cache.release()
+  })
+})
