@@ -19,7 +19,7 @@ export interface PageCalls {
   close(): Promise<void>
 }
 
-export function electronCalls(core: Core): PageCalls {
+export function electronCalls(core: Pick<Core, 'invoke'>): PageCalls {
   const file = new URL('./pageWorker.ts', import.meta.url).href
   const worker = new Worker(
     `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(file)}, ${JSON.stringify(import.meta.url)}))`,
@@ -32,6 +32,7 @@ export function electronCalls(core: Core): PageCalls {
     if (m.kind === 'result') {
       results.get(m.id)?.(m)
       results.delete(m.id)
+      if (results.size === 0) worker.unref()
       return
     }
     void core.invoke(m.channel, m.input).then((reply) => send({ kind: 'reply', id: m.id, reply }))
@@ -41,6 +42,7 @@ export function electronCalls(core: Core): PageCalls {
     new Promise<T>((resolve, reject) => {
       const id = ++seq
       results.set(id, (m) => (m.ok ? resolve(m.value as T) : reject(new Error(`${channel}: ${m.message}`))))
+      worker.ref() // a call waiting for its answer keeps the process alive (nothing else may)
       send({ kind: 'call', id, channel, input })
     })
   return {
