@@ -22,7 +22,7 @@ import {
 } from '../shared/ipc'
 import { deskApiOver, signedUp, tempDir, testCore, type TestCore } from '../../test/support/mainCore'
 import { AnswerPieces } from './answerPieces'
-import { ListText } from './offline/listText'
+import { ComingListText, ListText } from './offline/listText'
 import { itemsOfJson } from '../../test/support/wholeReply'
 
 const cleanup: (() => Promise<void>)[] = []
@@ -108,8 +108,11 @@ describe('a long list in pieces', () => {
     // (A list main holds as text comes in the reply's JSON.)
     expect(single.ok && (single.value as Read<Agent[]>).data).toEqual([])
     expect(whole.data).toEqual(single.ok && single.json ? itemsOfJson(single.json) : null)
-    // The cache-only read a start asks for early comes whole too.
-    expect((await api.agents.list({ cacheOnly: true })).data).toHaveLength(7)
+    // The cache-only read a start asks for early comes whole too, in pieces as its rows are read
+    // (offline/listRead.ts), in the same order.
+    const cached = await api.agents.list({ cacheOnly: true })
+    expect(cached.source).toBe('cache')
+    expect(cached.data).toEqual(whole.data)
     // A short list goes out as it is.
     const tags = await t.core.invoke('tags.list', {})
     expect(tags).toMatchObject({ ok: true, value: { data: [] } })
@@ -287,5 +290,66 @@ describe('a list held as text', () => {
     }
     expect(list.jsonParts(0, all.length, 2000).length).toBeGreaterThan(3)
     expect(list.jsonParts(0, all.length).length).toBe(1)
+  })
+})
+
+describe('a list still being read (ComingListText)', () => {
+  const texts = (from: number, n: number) =>
+    Array.from({ length: n }, (_, i) => JSON.stringify({ id: `a${from + i}`, n: from + i }))
+  /** Whether `p` has settled by the next turn of the event loop. */
+  const settled = async (p: Promise<unknown>) => {
+    let done = false
+    void p.then(
+      () => (done = true),
+      () => (done = true)
+    )
+    await new Promise((resolve) => setImmediate(resolve))
+    return done
+  }
+
+  it('answers at once when longer than a piece, each piece once its items are there, done at its end', async () => {
+    const pieces = new AnswerPieces({ textPieceItems: 4 })
+    const owner = {}
+    const list = new ComingListText(10)
+    list.add(texts(0, 2))
+    const first = await pieces.answer({ data: list, source: 'cache' }, owner)
+    expect(first.value).toEqual({ data: [], source: 'cache' })
+    expect(first.more?.count).toBe(10)
+    const id = first.more?.id ?? ''
+    const one = pieces.nextWhenReady(id, owner)
+    expect(await settled(one)).toBe(false)
+    list.add(texts(2, 3))
+    expect(await one).toEqual({ json: [`[${texts(0, 4).join(',')}]`], done: false })
+    const two = pieces.nextWhenReady(id, owner)
+    expect(await settled(two)).toBe(false)
+    // The read ends short of its count (rows went meanwhile): the last piece is what there is.
+    list.add(texts(5, 2))
+    list.end()
+    expect(await two).toEqual({ json: [`[${texts(4, 3).join(',')}]`], done: true })
+    await expect(pieces.nextWhenReady(id, owner)).rejects.toThrow(/no longer at hand/)
+  })
+
+  it('answers a short one whole once it is read; a failed read fails the answer or the piece', async () => {
+    const pieces = new AnswerPieces({ textPieceItems: 4 })
+    const owner = {}
+    const short = new ComingListText(3)
+    const answered = pieces.answer({ data: short, source: 'cache' }, owner)
+    expect(await settled(answered)).toBe(false)
+    short.add(texts(0, 3))
+    expect(await answered).toEqual({
+      ok: true,
+      value: { data: [], source: 'cache' },
+      json: [`[${texts(0, 3).join(',')}]`]
+    })
+    const failing = new ComingListText(3)
+    const failed = pieces.answer({ data: failing, source: 'cache' }, owner)
+    failing.end(new Error('the disk went away'))
+    await expect(failed).rejects.toThrow('the disk went away')
+    const long = new ComingListText(9)
+    const first = await pieces.answer({ data: long, source: 'cache' }, owner)
+    const piece = pieces.nextWhenReady(first.more?.id ?? '', owner)
+    long.add(texts(0, 1))
+    long.end(new Error('cleared'))
+    await expect(piece).rejects.toThrow('cleared')
   })
 })

@@ -19,7 +19,7 @@ import { randomBytes } from 'node:crypto'
 import { AppError } from '../shared/errors'
 import type { AnswerMore, AnswerPiece, JsonParts } from '../shared/ipc'
 import { isPlainObject } from './offline/merge'
-import { ListText } from './offline/listText'
+import { ComingListText, ListText } from './offline/listText'
 
 export interface AnswerPiecesOptions {
   /** Items a piece holds. Default 1,000 (~1 MB of agents, serialised in ~5–20 ms). */
@@ -43,7 +43,7 @@ interface Waiting {
   timer: ReturnType<typeof setTimeout>
 }
 
-function answerGone(): AppError {
+export function answerGone(): AppError {
   return new AppError({
     kind: 'not_found',
     message: 'That list is no longer at hand: load it again.',
@@ -91,6 +91,28 @@ export class AnswerPieces {
       value: { ...value, data: text ? [] : data.slice(0, first) },
       more: { id, count: data.length }
     }
+  }
+
+  /**
+   * `reply`, once what it answers at once is there: a list still being read (ComingListText) answers
+   * as soon as its first piece is, or at once when it is longer (a list held as text answers no
+   * item with `more`). Rejects as the list's read failed.
+   */
+  async answer(
+    value: unknown,
+    owner: unknown,
+    token: string | null = null
+  ): Promise<{ ok: true; value: unknown; more?: AnswerMore; json?: JsonParts }> {
+    const data = (value as { data?: unknown } | null)?.data
+    if (data instanceof ComingListText && data.length <= this.textPieceItems) await data.until(data.length)
+    return this.reply(value, owner, token)
+  }
+
+  /** `next`, once the piece's items are there (a list still being read: ComingListText). */
+  async nextWhenReady(id: string, owner: unknown, token: string | null = null): Promise<AnswerPiece> {
+    const w = this.waiting.get(id)
+    if (w && w.items instanceof ComingListText) await w.items.until(w.next + this.textPieceItems)
+    return this.next(id, owner, token)
   }
 
   /**

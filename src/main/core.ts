@@ -316,7 +316,7 @@ export function createCore(opts: CoreOptions): Core {
       const value = await handler(parsed.data, ctx)
       // A long list leaves in pieces (answerPieces.ts): Electron serialises each reply on main.
       const owner = session.current()
-      return pieces.reply(await sanitize(channel, value), owner, owner?.token ?? null)
+      return await pieces.answer(await sanitize(channel, value), owner, owner?.token ?? null)
     } catch (e) {
       return { ok: false, error: toErrorData(e, channel) }
     } finally {

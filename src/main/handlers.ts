@@ -99,10 +99,11 @@ export const handlers: Handlers = {
   'answers.next': async ({ id }, ctx) => {
     // Joined in a turn of the event loop of its own (not the one the message came in, which may
     // have read a page meanwhile), and sent (serialised by Electron as the reply leaves) in the
-    // next: two short blocks of main, not one of all.
+    // next: two short blocks of main, not one of all. A list still being read from the cache
+    // answers the piece once its rows are read.
     await nextTurn()
     const s = ctx.session.current()
-    const piece = ctx.pieces.next(id, s, s?.token ?? null)
+    const piece = await ctx.pieces.nextWhenReady(id, s, s?.token ?? null)
     await nextTurn()
     return piece
   },

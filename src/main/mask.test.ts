@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { isChecked, markChecked, MASK, MASK_STEP, maskSecrets, maskSecretsInSteps } from './mask'
-import { ListText } from './offline/listText'
+import { ComingListText, ListText } from './offline/listText'
 
 const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.session-token-value'
 
@@ -142,5 +142,26 @@ describe('a read whose items are held as text', () => {
     const escaped = { ...read, data: new ListText([JSON.stringify({ id: 'x', note: `is ${quoted}` })]) }
     const out = (await maskSecretsInSteps(escaped, [quoted])) as typeof read
     expect(out.data.values()).toEqual([{ id: 'x', note: `is ${MASK}` }])
+  })
+})
+
+describe('a read whose items are still being read as text', () => {
+  it('masks each text as it arrives, those there before and those after', async () => {
+    const items = Array.from({ length: 40 }, (_, i) => ({
+      id: `a${i}`,
+      note: i % 7 === 3 ? `echo ${TOKEN}` : 'plain'
+    }))
+    const list = new ComingListText(items.length)
+    list.add(items.slice(0, 10).map((i) => JSON.stringify(i)))
+    const read = { data: list, source: 'cache', syncedAt: null, offline: false, note: `by ${TOKEN}` }
+    const masked = (await maskSecretsInSteps(read, [TOKEN])) as typeof read
+    // The same list, masked in place as its texts come; the read's other fields masked now.
+    expect(masked.data).toBe(list)
+    expect(masked.note).toBe(`by ${MASK}`)
+    list.add(items.slice(10).map((i) => JSON.stringify(i)))
+    list.end()
+    await list.whole()
+    expect(list.values()).toEqual(maskSecrets(items, [TOKEN]))
+    expect(list.texts.join('')).not.toContain(TOKEN)
   })
 })

@@ -4,7 +4,7 @@
  * an IPC answer or an event. Used where server text enters (api/normalize.ts, api/transport.ts)
  * and where answers and events leave main (core.ts).
  */
-import { ListText } from './offline/listText'
+import { ComingListText, ListText } from './offline/listText'
 import { nextTurn } from './turn'
 
 /** What a masked token reads as. */
@@ -188,6 +188,15 @@ export async function maskSecretsInSteps(
     // Each text is JSON.stringify's (a cache row): a secret in one of its strings or keys reads
     // there as JSON.stringify writes it, so only a text that holds that spelling is parsed.
     const spelt = list.map((secret) => JSON.stringify(secret).slice(1, -1))
+    if (data instanceof ComingListText) {
+      // Texts still being read are masked as each arrives, before any piece of them can leave.
+      data.transform((text) =>
+        spelt.some((s) => text.includes(s))
+          ? JSON.stringify(maskWith(JSON.parse(text), list, min, marked))
+          : text
+      )
+      return withData(record, null, list, min, marked)
+    }
     let out: string[] | null = null
     for (let i = 0; i < texts.length; i++) {
       if (i > 0 && i % TEXT_STEP === 0) await yieldNow()

@@ -182,10 +182,10 @@ export class SqliteCacheStore implements CacheStore {
     opts?: ListReadOptions
   ): Promise<Cached<ListText<T>> | null> {
     checkResource(resource)
-    let rows: Cached<string[]> | null
     try {
+      if (this.reader) return await this.reader.read<T>(resource, scope, opts)
       // A stand-in in memory is read at once, on the one connection there is.
-      rows = this.reader ? await this.reader.read(resource, scope, opts) : this.rowsOf(resource, scope)
+      const rows = this.rowsOf(resource, scope)
       return rows && { value: new ListText<T>(rows.value), syncedAt: rows.syncedAt }
     } catch (e) {
       if (!isCorruption(e)) throw e

@@ -1,12 +1,15 @@
 /**
  * A stored list read a step at a time as its rows' JSON (cache.listText, listRead.ts), on real
  * cache files: the same items as getList in the same order, with turns of the event loop between
- * steps, and the list as it stood when the read began whatever is written between two steps.
+ * steps, answered before its rows are all read, and the list as it stood when the read began
+ * whatever is written between two steps.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type TempStores, tempStores } from '../../../test/support/offlineStores'
 import { openOrRebuild } from './db'
 import { SqliteCacheStore } from './cache'
+import { ComingListText, listValues } from './listText'
+import type { ListReadOptions, Resource } from './types'
 
 let t: TempStores
 beforeEach(() => {
@@ -32,6 +35,14 @@ function turns(between: (k: number) => void = () => {}) {
   return counter
 }
 
+/** The list once all its texts are there: its items, their texts, its sync time (null: none). */
+async function readWhole(cache: SqliteCacheStore, resource: Resource, scope: string, opts?: ListReadOptions) {
+  const got = await cache.listText(resource, scope, opts)
+  if (!got) return null
+  const values = await listValues(got.value)
+  return { values, texts: got.value.texts, length: got.value.length, syncedAt: got.syncedAt }
+}
+
 describe('cache.listText', () => {
   it('reads the same list as getList, as text, a step at a time', async () => {
     const { cache } = t.open()
@@ -41,31 +52,61 @@ describe('cache.listText', () => {
     cache.putItem('agents', { id: 'x', name: 'Extra', type: 'REACT' }, T2)
     cache.addToList('agents', '', 'x', 'start')
     const counter = turns()
-    const got = await cache.listText('agents', '', { step: 100, turn: counter.turn })
-    const stored = cache.getList('agents', '')
+    const got = await readWhole(cache as SqliteCacheStore, 'agents', '', { step: 100, turn: counter.turn })
     // 1,235 rows in 13 steps: a turn after each full one.
     expect(counter.count).toBe(12)
     expect(got?.syncedAt).toBe(T1)
-    expect(got?.value.length).toBe(1_235)
-    expect(got?.value.values()).toEqual(stored?.value)
-    expect(got?.value.values().slice(0, 2)).toEqual([
+    expect(got?.length).toBe(1_235)
+    expect(got?.values).toEqual(cache.getList('agents', '')?.value)
+    expect(got?.values.slice(0, 2)).toEqual([
       { id: 'x', name: 'Extra', type: 'REACT' },
       { id: 'a0', name: 'Agent 0', type: 'REACT' }
     ])
     // Each text is the row as stored; read at once, the same.
-    expect(JSON.parse(got?.value.texts[8] as string)).toEqual({ id: 'a7', name: 'Renamed', type: 'REACT' })
-    expect((await cache.listText('agents', '', { step: 10_000 }))?.value.texts).toEqual(got?.value.texts)
+    expect(JSON.parse(got?.texts[8] as string)).toEqual({ id: 'a7', name: 'Renamed', type: 'REACT' })
+    expect((await readWhole(cache as SqliteCacheStore, 'agents', '', { step: 10_000 }))?.texts).toEqual(
+      got?.texts
+    )
+  })
+
+  it('answers once the count is known, each text once read', async () => {
+    const { cache } = t.open()
+    cache.putList('agents', '', agents(500), T1)
+    let release: () => void = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    let turned = 0
+    const got = await cache.listText('agents', '', {
+      step: 200,
+      turn: async () => {
+        if (++turned === 1) await held
+      }
+    })
+    const list = got?.value
+    if (!(list instanceof ComingListText)) throw new Error('expected a list still coming')
+    // The first step read; the rest waits for the turn.
+    expect(list.length).toBe(500)
+    expect(list.texts.length).toBe(200)
+    expect(list.ended).toBe(false)
+    let past300 = false
+    const waited = list.until(300).then(() => (past300 = true))
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(past300).toBe(false)
+    release()
+    await waited
+    await list.whole()
+    expect(list.values()).toEqual(agents(500))
   })
 
   it('answers null for a list never stored, and an empty list as empty', async () => {
     const { cache } = t.open()
+    const c = cache as SqliteCacheStore
     expect(await cache.listText('agents', '')).toBeNull()
     cache.putList('tools', '', [], T1)
-    const empty = await cache.listText('tools', '')
-    expect(empty?.value.length).toBe(0)
+    const empty = await readWhole(c, 'tools', '')
+    expect(empty?.length).toBe(0)
     expect(empty?.syncedAt).toBe(T1)
     cache.putList('agentDocuments', 'agent:a1', [{ id: 'l1', agentId: 'a1', documentId: 'd1' }], T1)
-    expect((await cache.listText('agentDocuments', 'agent:a1'))?.value.values()).toEqual([
+    expect((await readWhole(c, 'agentDocuments', 'agent:a1'))?.values).toEqual([
       { id: 'l1', agentId: 'a1', documentId: 'd1' }
     ])
     expect(await cache.listText('agentDocuments', 'agent:a2')).toBeNull()
@@ -87,15 +128,16 @@ describe('cache.listText', () => {
         cache.putItem('agents', { id: 'a800', name: 'Edited', type: 'REACT' }, T2)
       }
     })
-    const got = await cache.listText('agents', '', { step: 100, turn: counter.turn })
+    const c = cache as SqliteCacheStore
+    const got = await readWhole(c, 'agents', '', { step: 100, turn: counter.turn })
     expect(counter.count).toBe(10)
     expect(got?.syncedAt).toBe(T1)
-    expect(got?.value.values()).toEqual(first)
+    expect(got?.values).toEqual(first)
     // Read again, it is the list as written since.
-    const now = await cache.listText('agents', '', { step: 100, turn: async () => {} })
+    const now = await readWhole(c, 'agents', '', { step: 100, turn: async () => {} })
     expect(now?.syncedAt).toBe(T2)
-    expect(now?.value.values()).toEqual(cache.getList('agents', '')?.value)
-    expect(now?.value.values()[0]).toEqual({ id: 'y', name: 'Y', type: 'REACT' })
+    expect(now?.values).toEqual(cache.getList('agents', '')?.value)
+    expect(now?.values[0]).toEqual({ id: 'y', name: 'Y', type: 'REACT' })
   })
 
   it('reads one list at a time on its connection, each as it stood when its own read began', async () => {
@@ -103,7 +145,7 @@ describe('cache.listText', () => {
     cache.putList('agents', '', agents(300), T1)
     cache.putList('tools', '', [{ id: 't1', name: 'Search' }], T1)
     const order: string[] = []
-    const a = cache.listText('agents', '', {
+    const a = readWhole(cache as SqliteCacheStore, 'agents', '', {
       step: 100,
       turn: async () => {
         order.push('agents step')
@@ -114,29 +156,31 @@ describe('cache.listText', () => {
     })
     const b = cache.listText('tools', '').then((r) => {
       order.push('tools read')
-      return r
+      return r && listValues(r.value)
     })
     const [ra, rb] = await Promise.all([a, b])
     expect(order).toEqual(['agents step', 'agents step', 'agents step', 'tools read'])
-    expect(ra?.value.values()).toEqual(agents(300))
-    expect(rb?.value.values()).toEqual([{ id: 't2', name: 'Fetch' }])
+    expect(ra?.values).toEqual(agents(300))
+    expect(rb).toEqual([{ id: 't2', name: 'Fetch' }])
   })
 
-  it('starts again on the cleared file when the cache is cleared between steps', async () => {
+  it('ends a list being read when the cache is cleared (answer_gone); read again, the cleared file', async () => {
     const { cache } = t.open()
     cache.putList('agents', '', agents(500), T1)
     const counter = turns((k) => {
       if (k === 2) cache.clear()
     })
-    expect(await cache.listText('agents', '', { step: 100, turn: counter.turn })).toBeNull()
+    const got = await cache.listText('agents', '', { step: 100, turn: counter.turn })
+    await expect(listValues(got?.value ?? [])).rejects.toMatchObject({ code: 'answer_gone' })
+    expect(await cache.listText('agents', '')).toBeNull()
     cache.putList('agents', '', agents(3), T2)
-    expect((await cache.listText('agents', ''))?.value.values()).toEqual(agents(3))
+    expect((await readWhole(cache as SqliteCacheStore, 'agents', ''))?.values).toEqual(agents(3))
   })
 
   it('holds no snapshot once a read is done: the log is folded back whole', async () => {
     const store = t.open()
     store.cache.putList('agents', '', agents(2_000), T1)
-    await store.cache.listText('agents', '', { step: 100, turn: async () => {} })
+    await readWhole(store.cache as SqliteCacheStore, 'agents', '', { step: 100, turn: async () => {} })
     store.cache.putList('agents', '', agents(2_000, 0, 'Again'), T2)
     // A reader still in a transaction would keep a TRUNCATE checkpoint from copying the log.
     const db = openOrRebuild(t.file).db
@@ -154,6 +198,7 @@ describe('cache.listText', () => {
     let turned = 0
     const got = await cache.listText('agents', '', { step: 100, turn: async () => void turned++ })
     expect(turned).toBe(0)
+    expect(got?.value).not.toBeInstanceOf(ComingListText)
     expect(got?.value.values()).toEqual(agents(250))
     cache.release()
   })

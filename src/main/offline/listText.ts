@@ -66,7 +66,85 @@ export type ListRead<T> = Read<T[]> | (Omit<Read<T[]>, 'data'> & { data: ListTex
 /** What a handler may answer for result `R`: a read of a list may hold its items as text. */
 export type Answer<R> = R extends { data: (infer T)[] } ? R | (Omit<R, 'data'> & { data: ListText<T> }) : R
 
-/** A list's items as values, whether held as text or not. */
-export function listValues<T>(data: T[] | ListText<T>): T[] {
+/** A list's items as values, whether held as text or not (once all of it is there). */
+export async function listValues<T>(data: T[] | ListText<T>): Promise<T[]> {
+  if (data instanceof ComingListText) await data.whole()
   return data instanceof ListText ? data.values() : data
+}
+
+/**
+ * A list held as text whose texts are still being read (offline/listRead.ts): its `length` is known
+ * at once, its `texts` arrive a step at a time. Whoever reads them waits for them first (`until`,
+ * `whole`): answerPieces.ts answers a piece once its items are there, so the page parses the first
+ * pieces while main reads the next ones. A `transform` (core's masking of secrets) applies to the
+ * texts there and to each that arrives, before anyone can read it.
+ */
+export class ComingListText<T = unknown> extends ListText<T> {
+  private readonly arrived: string[]
+  private expected: number
+  private failed: { error: unknown } | null = null
+  private waiting: { to: number; resolve: () => void; reject: (e: unknown) => void }[] = []
+  private transforms: ((text: string) => string)[] = []
+
+  constructor(length: number) {
+    const arrived: string[] = []
+    super(arrived)
+    this.arrived = arrived
+    this.expected = length
+  }
+
+  override get length(): number {
+    return this.expected
+  }
+
+  /** Whether every text is there (or the read failed). */
+  get ended(): boolean {
+    return this.failed !== null || this.arrived.length >= this.expected
+  }
+
+  /** Texts read (in order). */
+  add(texts: readonly string[]): void {
+    for (let text of texts) {
+      for (const t of this.transforms) text = t(text)
+      this.arrived.push(text)
+    }
+    this.settle()
+  }
+
+  /** The read ended: with what it read (fewer than announced when rows went meanwhile), or failed. */
+  end(error?: unknown): void {
+    if (error !== undefined) this.failed = { error }
+    else this.expected = this.arrived.length
+    this.settle()
+  }
+
+  /** Resolves once texts [0, to) are there, or the list ended shorter; rejects if the read failed. */
+  until(to: number): Promise<void> {
+    if (this.failed) return Promise.reject(this.failed.error)
+    if (this.arrived.length >= Math.min(to, this.expected)) return Promise.resolve()
+    return new Promise((resolve, reject) => this.waiting.push({ to, resolve, reject }))
+  }
+
+  /** Resolves with this list once all its texts are there. */
+  async whole(): Promise<this> {
+    await this.until(this.expected)
+    return this
+  }
+
+  /** Applies `fn` to every text, those there and those to come. */
+  transform(fn: (text: string) => string): void {
+    this.transforms.push(fn)
+    for (let i = 0; i < this.arrived.length; i++) this.arrived[i] = fn(this.arrived[i] as string)
+  }
+
+  private settle(): void {
+    if (this.waiting.length === 0) return
+    const still: typeof this.waiting = []
+    for (const w of this.waiting) {
+      if (this.failed) w.reject(this.failed.error)
+      else if (this.arrived.length >= Math.min(w.to, this.expected)) w.resolve()
+      else still.push(w)
+    }
+    this.waiting = still
+  }
 }

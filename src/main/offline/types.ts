@@ -93,7 +93,8 @@ export interface CacheStore {
   getList<T>(resource: Resource, scope: string): Cached<T[]> | null
   /**
    * The same list as its rows' JSON, unparsed, read a step at a time with the event loop free
-   * between steps, all of it as the file stood when the read began (listRead.ts).
+   * between steps, all of it as the file stood when the read began (listRead.ts). Answered once its
+   * count is known: its texts may still be coming (ComingListText: wait for them with `whole`).
    */
   listText<T>(resource: Resource, scope: string, opts?: ListReadOptions): Promise<Cached<ListText<T>> | null>
   /** Merges and stores one item (it enters the catalogue); returns the merged item. */

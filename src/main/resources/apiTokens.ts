@@ -56,7 +56,7 @@ export const apiTokenReads: Routes<
 > = {
   'apiTokens.list': async (i, ctx) => {
     const res = await list(i, ctx)
-    const out: Read<ApiTokenView[]> = { ...res, data: listValues(res.data).map((t) => stripToken(t)) }
+    const out: Read<ApiTokenView[]> = { ...res, data: (await listValues(res.data)).map((t) => stripToken(t)) }
     return out
   },
   'apiTokens.get': async (i, ctx) => {

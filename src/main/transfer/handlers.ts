@@ -66,13 +66,13 @@ async function readWorkspace(ctx: HandlerContext, s: ActiveSession, secrets: boo
   let apiTokens: ApiToken[] = []
   if (secrets && s.client) apiTokens = await s.client.apiTokens.list()
   return {
-    agents: listValues(agents.data) as Agent[],
-    documents: listValues(documents.data) as Document[],
-    tools: listValues(tools.data) as Tool[],
-    prompts: listValues(prompts.data) as Prompt[],
-    tags: listValues(tags.data) as Tag[],
-    agentDocuments: listValues(agentDocuments.data) as AgentDocument[],
-    agentTools: listValues(agentTools.data) as AgentTool[],
+    agents: (await listValues(agents.data)) as Agent[],
+    documents: (await listValues(documents.data)) as Document[],
+    tools: (await listValues(tools.data)) as Tool[],
+    prompts: (await listValues(prompts.data)) as Prompt[],
+    tags: (await listValues(tags.data)) as Tag[],
+    agentDocuments: (await listValues(agentDocuments.data)) as AgentDocument[],
+    agentTools: (await listValues(agentTools.data)) as AgentTool[],
     apiTokens
   }
 }
@@ -160,7 +160,7 @@ export const transferHandlers: {
   },
   'transfer.preview': async ({ text }, ctx) => {
     const file = readFile(text)
-    const tags = listValues((await resourceRoutes['tags.list'](undefined, ctx)).data) as Tag[]
+    const tags = (await listValues((await resourceRoutes['tags.list'](undefined, ctx)).data)) as Tag[]
     const plan = planImport(file, tags)
     return {
       version: file.version,
