@@ -20,6 +20,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openOfflineStore } from '../../src/main/offline/index'
+import { listValues } from '../../src/main/offline/listText'
 import Database from 'libsql'
 import { AnswerPieces } from '../../src/main/answerPieces'
 import type { IpcReply } from '../../src/shared/ipc'
@@ -88,9 +89,10 @@ function floorRead(file: string, count: number): void {
  * The list as the page gets it in Electron (electronCalls.ts: the page on a thread of its own, each
  * reply serialised on main and read there): the page asks `agents.list`; main opens the file cold,
  * reads the list as text (`cache.listText`) and answers it in pieces (answerPieces.ts: 2,000 items a
- * piece, each as JSON arrays of ~30,000 characters), which the preload parses as they come. Timed
- * from the call to the page's answer; main's own part (open and read) is reported apart. With
- * `getList`, the list as main read and sent it until 2026-11-29.
+ * piece, each as JSON arrays of ~30,000 characters), each once its rows are read, which the
+ * preload parses as they come. Timed from the call to the page's answer; main's own part (open to
+ * the last row read) is reported apart. With `getList`, the list as main read and sent it until
+ * 2026-11-29.
  */
 function appPage(file: string, how: 'text' | 'getList' = 'text') {
   const owner = {}
@@ -98,27 +100,39 @@ function appPage(file: string, how: 'text' | 'getList' = 'text') {
   let mainMs = 0
   const invoke = async (channel: string, input: unknown): Promise<IpcReply<unknown>> => {
     if (channel === 'answers.next')
-      return { ok: true, value: pieces.next((input as { id: string }).id, owner) }
+      return { ok: true, value: await pieces.nextWhenReady((input as { id: string }).id, owner) }
     if (channel !== 'agents.list') throw new Error(`no channel ${channel} here`)
     const t0 = performance.now()
     const store = openOfflineStore(file)
-    try {
-      // getList, as until 2026-11-29: every row read and parsed on main at once, sent as objects.
-      const list =
-        how === 'text' ? await store.cache.listText('agents', '') : store.cache.getList('agents', '')
-      mainMs = performance.now() - t0
-      const read = {
-        data: list?.value ?? [],
-        source: 'cache',
-        syncedAt: list?.syncedAt ?? null,
-        offline: false
-      }
-      return pieces.reply(read, owner)
-    } finally {
+    if (how === 'getList') {
+      // As until 2026-11-29: every row read and parsed on main at once, sent as objects.
+      const list = store.cache.getList('agents', '')
       store.close()
+      mainMs = performance.now() - t0
+      return pieces.reply({ data: list?.value ?? [], source: 'cache', syncedAt: null, offline: false }, owner)
     }
+    const list = await store.cache.listText('agents', '')
+    // Answered once its count is read; its rows keep coming (main's part ends with the last).
+    void listValues(list?.value ?? []).finally(() => {
+      mainMs = performance.now() - t0
+      store.close()
+    })
+    const read = {
+      data: list?.value ?? [],
+      source: 'cache',
+      syncedAt: list?.syncedAt ?? null,
+      offline: false
+    }
+    return await pieces.answer(read, owner)
   }
-  const page = electronCalls({ invoke })
+  // As the core does: a failure is an error reply.
+  const page = electronCalls({
+    invoke: (channel, input) =>
+      invoke(channel, input).catch((e: unknown) => ({
+        ok: false as const,
+        error: { kind: 'internal' as const, message: String(e) }
+      }))
+  })
   return {
     /** One list as the page gets it: its length, and main's part of the time. */
     async list(): Promise<{ length: number; mainMs: number }> {
@@ -220,7 +234,9 @@ async function measureCold(count: number, runs: number): Promise<ColdFigures> {
       const [blocked] = await longestBlock(async () => {
         const store = openOfflineStore(file)
         try {
-          return (await store.cache.listText('agents', ''))?.value.jsonParts(0, 2000)
+          const list = (await store.cache.listText('agents', ''))?.value
+          await listValues(list ?? []).catch(() => undefined)
+          return list?.jsonParts(0, 2000)
         } finally {
           store.close()
         }

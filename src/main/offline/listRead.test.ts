@@ -203,3 +203,21 @@ describe('cache.listText', () => {
     cache.release()
   })
 })
+
+describe('a list whose rows have all been read', () => {
+  it('stays whole when its store closes before its read ends', async () => {
+    const store = t.open()
+    store.cache.putList('agents', '', agents(500), T1)
+    const got = await store.cache.listText('agents', '', {
+      step: 250,
+      turn: () => new Promise((resolve) => setTimeout(resolve, 5))
+    })
+    const list = got?.value
+    if (!(list instanceof ComingListText)) throw new Error('expected a list still coming')
+    await list.until(500)
+    // Every row read, the read's last (empty) step not yet: the store closes.
+    store.close()
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(await listValues(list)).toEqual(agents(500))
+  })
+})

@@ -111,9 +111,12 @@ export class ComingListText<T = unknown> extends ListText<T> {
     this.settle()
   }
 
-  /** The read ended: with what it read (fewer than announced when rows went meanwhile), or failed. */
+  /**
+   * The read ended: with what it read (fewer than announced when rows went meanwhile), or failed
+   * (unless every text had come: what came is the list).
+   */
   end(error?: unknown): void {
-    if (error !== undefined) this.failed = { error }
+    if (error !== undefined && this.arrived.length < this.expected) this.failed = { error }
     else this.expected = this.arrived.length
     this.settle()
   }
