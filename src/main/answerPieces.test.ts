@@ -307,7 +307,7 @@ describe('a list still being read (ComingListText)', () => {
     return done
   }
 
-  it('answers at once when longer than a piece, each piece once its items are there, done at its end', async () => {
+  it('answers at once when longer than a piece, each piece once its items are there (then lets them go), done at its end', async () => {
     const pieces = new AnswerPieces({ textPieceItems: 4 })
     const owner = {}
     const list = new ComingListText(10)
@@ -320,6 +320,8 @@ describe('a list still being read (ComingListText)', () => {
     expect(await settled(one)).toBe(false)
     list.add(texts(2, 3))
     expect(await one).toEqual({ json: [`[${texts(0, 4).join(',')}]`], done: false })
+    // What has left is let go (main does not hold the list while the page takes it).
+    expect(list.texts).toEqual(['', '', '', '', texts(4, 1)[0]])
     const two = pieces.nextWhenReady(id, owner)
     expect(await settled(two)).toBe(false)
     // The read ends short of its count (rows went meanwhile): the last piece is what there is.

@@ -133,9 +133,11 @@ export class AnswerPieces {
       w.timer = this.timer(id)
       this.waiting.set(id, w)
     }
-    return items instanceof ListText
-      ? { json: items.jsonParts(from, w.next), done }
-      : { items: items.slice(from, w.next), done }
+    if (!(items instanceof ListText)) return { items: items.slice(from, w.next), done }
+    const json = items.jsonParts(from, w.next)
+    // A list read from the cache for this answer alone lets go of what has left.
+    if (items instanceof ComingListText) items.forget(w.next)
+    return { json, done }
   }
 
   /** Answers waiting now. */

@@ -85,6 +85,7 @@ export class ComingListText<T = unknown> extends ListText<T> {
   private failed: { error: unknown } | null = null
   private waiting: { to: number; resolve: () => void; reject: (e: unknown) => void }[] = []
   private transforms: ((text: string) => string)[] = []
+  private forgotten = 0
 
   constructor(length: number) {
     const arrived: string[] = []
@@ -132,6 +133,16 @@ export class ComingListText<T = unknown> extends ListText<T> {
   async whole(): Promise<this> {
     await this.until(this.expected)
     return this
+  }
+
+  /**
+   * Texts before `to` were sent and are not needed again (answerPieces.ts): let go, so main does not
+   * hold a long list while the page takes it. The list reads as empty texts there from then on.
+   */
+  forget(to: number): void {
+    const end = Math.min(to, this.arrived.length)
+    for (let i = this.forgotten; i < end; i++) this.arrived[i] = ''
+    this.forgotten = Math.max(this.forgotten, end)
   }
 
   /** Applies `fn` to every text, those there and those to come. */
