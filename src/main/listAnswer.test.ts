@@ -7,8 +7,7 @@ import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'libsql'
 import { afterEach, describe, expect, it } from 'vitest'
-import { coreOnService, signedUp, tempDir, testCore, type TestCore } from '../../test/support/mainCore'
-import { startService } from '../service'
+import { coreAndService, coreOnService, type TestCore } from '../../test/support/mainCore'
 
 const cleanup: (() => Promise<void>)[] = []
 afterEach(async () => {
@@ -64,15 +63,7 @@ describe('a list answered as before', () => {
 
 describe('a list from the cache', () => {
   it('leaves main as its rows’ JSON, as a list from the server does, online and offline', async () => {
-    const service = await startService({
-      dataDir: tempDir('agent-desk-svc-'),
-      scryptCost: 16,
-      logger: () => {}
-    })
-    cleanup.push(() => service.close())
-    const t = testCore()
-    cleanup.push(() => t.core.dispose())
-    await signedUp(t, service.url, 'c@a.me')
+    const { t, service } = await coreAndService(cleanup, 'c@a.me')
     await t.call('tools.create', { name: 'Alpha', type: 'SEARCH' })
     await t.call('tools.create', { name: 'Beta', type: 'SEARCH' })
     const listed = await t.call('tools.list')

@@ -85,6 +85,11 @@ export function testCore(
 
 /** A test core signed up (as `email`) on a fresh embedded service; `cleanup` closes both. */
 export async function coreOnService(cleanup: (() => Promise<void>)[], email: string): Promise<TestCore> {
+  return (await coreAndService(cleanup, email)).t
+}
+
+/** The same, with the service (to stop it: the core then lists offline, from its cache). */
+export async function coreAndService(cleanup: (() => Promise<void>)[], email: string) {
   const service = await startService({
     dataDir: tempDir('agent-desk-svc-'),
     scryptCost: 16,
@@ -94,7 +99,7 @@ export async function coreOnService(cleanup: (() => Promise<void>)[], email: str
   const t = testCore()
   cleanup.push(() => t.core.dispose())
   await signedUp(t, service.url, email)
-  return t
+  return { t, service }
 }
 
 /** Saves a profile for `baseUrl` and signs a new user up on it (password `password-1`). */
