@@ -183,11 +183,11 @@ function pathsOf(v: unknown, prefix: Path = [], out: Path[] = []): Path[] {
 const REMOVE = Symbol('remove')
 function setAt(v: unknown, path: Path, next: unknown): unknown {
   if (path.length === 0) return next === REMOVE ? undefined : next
-  const copy = (Array.isArray(v) ? [...(v as unknown[])] : { ...(v as object) }) as Record<
-    string | number,
-    unknown
-  >
   const [head, ...rest] = path as [string | number, ...Path]
+  // An array stays one under an index; a named key (`length` too) makes it an object with it.
+  const copy = (
+    Array.isArray(v) && typeof head === 'number' ? [...(v as unknown[])] : { ...(v as object) }
+  ) as Record<string | number, unknown>
   if (rest.length === 0 && next === REMOVE) delete copy[head]
   else copy[head] = setAt(copy[head], rest, next)
   return copy
