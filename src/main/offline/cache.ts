@@ -371,7 +371,7 @@ export class SqliteCacheStore implements CacheStore {
 
   clear(options: { clearOutbox?: boolean } = {}): void {
     this.memory.touched()
-    // A list being read starts again, on the cleared file (and holds no snapshot the VACUUM waits for).
+    // A list being read ends (answer_gone), holding no snapshot for the VACUUM to wait for.
     this.reader?.reset()
     this.db.transaction(() => {
       this.db.exec('DELETE FROM list_items; DELETE FROM lists; DELETE FROM items; DELETE FROM meta;')

@@ -14,6 +14,14 @@ export const ORPHAN_KEYS_SQL = `WITH RECURSIVE k(scope) AS (
   SELECT scope FROM k WHERE scope IS NOT NULL
     AND scope NOT IN (SELECT COALESCE(members, scope) FROM lists WHERE resource = ?1)`
 
+/** A list's head: its sync time and the key of its membership (CacheStatements.listHead). */
+export const LIST_HEAD_SQL =
+  'SELECT synced_at, COALESCE(members, scope) FROM lists WHERE resource = ? AND scope = ?'
+
+/** A member `l`'s item row `i`: through its link (`item_seq`, db.ts), or by id when it has none. */
+export const MEMBER_ROW = `items i ON i.seq = COALESCE(l.item_seq,
+  (SELECT seq FROM items o WHERE o.resource = l.resource AND o.id = l.id))`
+
 export function cacheStatements(db: Db) {
   return {
     itemJson: db.prepare('SELECT json, synced_at FROM items WHERE resource = ? AND id = ?').raw(true),
@@ -41,16 +49,13 @@ export function cacheStatements(db: Db) {
     deleteItem: db.prepare('DELETE FROM items WHERE resource = ? AND id = ?'),
     // A list's head: its sync time and the key of its membership in list_items (`members`; the
     // scope itself in files written before keys existed).
-    listHead: db
-      .prepare('SELECT synced_at, COALESCE(members, scope) FROM lists WHERE resource = ? AND scope = ?')
-      .raw(true),
+    listHead: db.prepare(LIST_HEAD_SQL).raw(true),
     // Each member's item row through its link (`item_seq`, db.ts), or by id when it has none.
     listRows: db
       .prepare(
         `SELECT i.json FROM lists h
          JOIN list_items l ON l.resource = h.resource AND l.scope = COALESCE(h.members, h.scope)
-         JOIN items i ON i.seq = COALESCE(l.item_seq,
-           (SELECT seq FROM items o WHERE o.resource = l.resource AND o.id = l.id))
+         JOIN ${MEMBER_ROW}
          WHERE h.resource = ? AND h.scope = ? ORDER BY l.position`
       )
       .raw(true),

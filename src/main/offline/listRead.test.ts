@@ -86,7 +86,6 @@ describe('cache.listText', () => {
     // The first step read; the rest waits for the turn.
     expect(list.length).toBe(500)
     expect(list.texts.length).toBe(200)
-    expect(list.ended).toBe(false)
     let past300 = false
     const waited = list.until(300).then(() => (past300 = true))
     await new Promise((resolve) => setImmediate(resolve))

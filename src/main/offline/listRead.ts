@@ -19,6 +19,7 @@
  */
 import Database from 'libsql'
 import { answerGone } from '../answerPieces'
+import { LIST_HEAD_SQL, MEMBER_ROW } from './cacheStatements'
 import { type Db, isCorruption, markForRebuild } from './db'
 import { ComingListText } from './listText'
 import type { Cached, ListReadOptions, Resource } from './types'
@@ -27,17 +28,12 @@ import { turnEvery } from '../turn'
 /** Rows a step reads (~250 kB of agents, ~2 ms on the bench machine). */
 export const READ_STEP = 250
 
-// A member's row through its link (`item_seq`, db.ts), or by id when it has none (as getList).
-const ROWS = `SELECT l.position, i.json FROM list_items l
-  JOIN items i ON i.seq = COALESCE(l.item_seq,
-    (SELECT seq FROM items o WHERE o.resource = l.resource AND o.id = l.id))
+const ROWS = `SELECT l.position, i.json FROM list_items l JOIN ${MEMBER_ROW}
   WHERE l.resource = ? AND l.scope = ?`
 
 function statements(db: Db) {
   return {
-    head: db
-      .prepare('SELECT synced_at, COALESCE(members, scope) FROM lists WHERE resource = ? AND scope = ?')
-      .raw(true),
+    head: db.prepare(LIST_HEAD_SQL).raw(true),
     first: db.prepare(`${ROWS} ORDER BY l.position LIMIT ?`).raw(true),
     after: db.prepare(`${ROWS} AND l.position > ? ORDER BY l.position LIMIT ?`).raw(true),
     count: db.prepare('SELECT COUNT(*) FROM list_items WHERE resource = ? AND scope = ?').raw(true)
@@ -110,15 +106,14 @@ export class ListReader {
       const list = new ComingListText<T>(Number((s.count.get(resource, key) as unknown[])[0]))
       const syncedAt = (head[0] as string | null) ?? null
       const rest = async ({ step = READ_STEP, turn = turnEvery() }: ListReadOptions) => {
+        const size = Math.max(1, step)
         try {
           for (let last: number | null = null; ;) {
             const rows = (
-              last === null
-                ? s.first.all(resource, key, Math.max(1, step))
-                : s.after.all(resource, key, last, Math.max(1, step))
+              last === null ? s.first.all(resource, key, size) : s.after.all(resource, key, last, size)
             ) as unknown[][]
             list.add(rows.map((row) => String(row[1])))
-            if (rows.length < Math.max(1, step)) return list.end()
+            if (rows.length < size) return list.end()
             last = Number((rows[rows.length - 1] as unknown[])[0])
             await turn()
             // The cache was cleared or closed meanwhile: what is left is not this list's any more.

@@ -98,11 +98,6 @@ export class ComingListText<T = unknown> extends ListText<T> {
     return this.expected
   }
 
-  /** Whether every text is there (or the read failed). */
-  get ended(): boolean {
-    return this.failed !== null || this.arrived.length >= this.expected
-  }
-
   /** Texts read (in order). */
   add(texts: readonly string[]): void {
     for (let text of texts) {
