@@ -104,7 +104,7 @@ export class AnswerPieces {
     token: string | null = null
   ): Promise<{ ok: true; value: unknown; more?: AnswerMore; json?: JsonParts }> {
     const data = (value as { data?: unknown } | null)?.data
-    if (data instanceof ComingListText && data.length <= this.textPieceItems) await data.until(data.length)
+    if (data instanceof ComingListText && data.length <= this.textPieceItems) await data.whole()
     return this.reply(value, owner, token)
   }
 

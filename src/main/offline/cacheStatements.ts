@@ -18,6 +18,9 @@ export const ORPHAN_KEYS_SQL = `WITH RECURSIVE k(scope) AS (
 export const LIST_HEAD_SQL =
   'SELECT synced_at, COALESCE(members, scope) FROM lists WHERE resource = ? AND scope = ?'
 
+/** Members of a list's membership (CacheStatements.memberCount). */
+export const MEMBER_COUNT_SQL = 'SELECT COUNT(*) FROM list_items WHERE resource = ? AND scope = ?'
+
 /** A member `l`'s item row `i`: through its link (`item_seq`, db.ts), or by id when it has none. */
 export const MEMBER_ROW = `items i ON i.seq = COALESCE(l.item_seq,
   (SELECT seq FROM items o WHERE o.resource = l.resource AND o.id = l.id))`
@@ -90,7 +93,7 @@ export function cacheStatements(db: Db) {
       `DELETE FROM list_items WHERE resource = ? AND scope = ? AND position IN
          (SELECT position FROM list_items WHERE resource = ? AND scope = ? ORDER BY position LIMIT ?)`
     ),
-    memberCount: db.prepare('SELECT COUNT(*) FROM list_items WHERE resource = ? AND scope = ?').raw(true),
+    memberCount: db.prepare(MEMBER_COUNT_SQL).raw(true),
     removeMember: db.prepare('DELETE FROM list_items WHERE resource = ? AND id = ?'),
     totalChanges: db.prepare('SELECT total_changes()').raw(true),
     memberIds: db

@@ -121,6 +121,9 @@ export function scalar(db: Db, sql: string, ...params: unknown[]): unknown {
   return row ? row[0] : undefined
 }
 
+/** How long a connection waits for a lock another holds (SQLite's busy timeout), ms. */
+export const BUSY_TIMEOUT_MS = 3000
+
 function applyPragmas(db: Db): void {
   db.exec('PRAGMA journal_mode = WAL')
   // NORMAL in WAL mode: a commit survives an app crash; only an OS crash/power cut can lose the
@@ -133,7 +136,7 @@ function applyPragmas(db: Db): void {
   db.exec(`PRAGMA wal_autocheckpoint = ${WAL_AUTOCHECKPOINT}`)
   // A log grown by a long write is cut back to this when it starts afresh.
   db.exec(`PRAGMA journal_size_limit = ${WAL_CAP_BYTES}`)
-  db.exec('PRAGMA busy_timeout = 3000')
+  db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
   // Deleted rows (sign-out with "clear cache", removed items) are overwritten, not left in free pages.
   db.exec('PRAGMA secure_delete = ON')
 }

@@ -19,8 +19,8 @@
  */
 import Database from 'libsql'
 import { answerGone } from '../answerPieces'
-import { LIST_HEAD_SQL, MEMBER_ROW } from './cacheStatements'
-import { type Db, isCorruption, markForRebuild } from './db'
+import { LIST_HEAD_SQL, MEMBER_COUNT_SQL, MEMBER_ROW } from './cacheStatements'
+import { BUSY_TIMEOUT_MS, type Db, isCorruption, markForRebuild } from './db'
 import { ComingListText } from './listText'
 import type { Cached, ListReadOptions, Resource } from './types'
 import { turnEvery } from '../turn'
@@ -36,7 +36,7 @@ function statements(db: Db) {
     head: db.prepare(LIST_HEAD_SQL).raw(true),
     first: db.prepare(`${ROWS} ORDER BY l.position LIMIT ?`).raw(true),
     after: db.prepare(`${ROWS} AND l.position > ? ORDER BY l.position LIMIT ?`).raw(true),
-    count: db.prepare('SELECT COUNT(*) FROM list_items WHERE resource = ? AND scope = ?').raw(true)
+    count: db.prepare(MEMBER_COUNT_SQL).raw(true)
   }
 }
 
@@ -83,7 +83,7 @@ export class ListReader {
     const db = new Database(this.file)
     try {
       db.exec('PRAGMA query_only = ON')
-      db.exec('PRAGMA busy_timeout = 3000')
+      db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
       this.connection = { db, s: statements(db) }
       return this.connection
     } catch (e) {
