@@ -331,6 +331,42 @@ describe('a list still being read (ComingListText)', () => {
     await expect(pieces.nextWhenReady(id, owner)).rejects.toThrow(/no longer at hand/)
   })
 
+  it('is read a piece past the piece asked for; dropped, its read ends', async () => {
+    const pieces = new AnswerPieces({ textPieceItems: 4, pieceItems: 1, keep: 1 })
+    const owner = {}
+    const list = new ComingListText(20)
+    list.add(texts(0, 4))
+    // Unanswered, it is read as fast as it comes.
+    expect(await list.room()).toBe(true)
+    const first = await pieces.answer({ data: list, source: 'cache' }, owner)
+    const id = first.more?.id ?? ''
+    // Answered in pieces: a piece past what was asked (nothing yet), so the read waits.
+    const waits = list.room()
+    expect(await settled(waits)).toBe(false)
+    expect(await pieces.nextWhenReady(id, owner)).toEqual({
+      json: [`[${texts(0, 4).join(',')}]`],
+      done: false
+    })
+    expect(await waits).toBe(true)
+    list.add(texts(4, 4))
+    expect(await settled(list.room())).toBe(false)
+    // Another answer waits in its place (one kept): this one is dropped, and its read ends.
+    const room = list.room()
+    pieces.reply({ data: [1, 2, 3] }, owner)
+    expect(await room).toBe(false)
+    await expect(list.whole()).rejects.toMatchObject({ code: 'answer_gone' })
+    // Asked for all of it (whole), a list is read to its end unpaced.
+    const all = new ComingListText(20)
+    all.pace(4)
+    all.add(texts(0, 8))
+    expect(await settled(all.room())).toBe(false)
+    const whole = all.whole()
+    expect(await all.room()).toBe(true)
+    all.add(texts(8, 12))
+    all.end()
+    expect((await whole).values()).toHaveLength(20)
+  })
+
   it('answers a short one whole once it is read; a failed read fails the answer or the piece', async () => {
     const pieces = new AnswerPieces({ textPieceItems: 4 })
     const owner = {}

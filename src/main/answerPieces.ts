@@ -13,7 +13,8 @@
  * session that asked: another session or token, a minute without a piece asked, or more than
  * `keep` answers waiting drop it (the one asked least lately goes: an answer being gathered is
  * asked every message, so a burst of new answers does not take it). So a piece is not masked again
- * on its way out.
+ * on its way out. A list still being read from the cache is read a piece ahead of the preload
+ * (ComingListText.pace), and its read ends when its answer is dropped.
  */
 import { randomBytes } from 'node:crypto'
 import { AppError } from '../shared/errors'
@@ -85,6 +86,8 @@ export class AnswerPieces {
     while (this.waiting.size >= this.keep) this.drop(this.waiting.keys().next().value as string)
     const id = randomBytes(16).toString('base64url')
     const first = text ? 0 : this.pieceItems
+    // A list still being read is read at the preload's pace: a piece past the one it asked for.
+    if (data instanceof ComingListText) data.pace(this.textPieceItems)
     this.waiting.set(id, { items: data, next: first, owner, token, timer: this.timer(id) })
     return {
       ok: true,
@@ -166,5 +169,7 @@ export class AnswerPieces {
     if (!w) return
     clearTimeout(w.timer)
     this.waiting.delete(id)
+    // A list still being read for this answer alone: its read ends (and lets go of its snapshot).
+    if (w.items instanceof ComingListText) w.items.end(answerGone())
   }
 }

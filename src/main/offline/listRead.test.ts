@@ -52,9 +52,13 @@ describe('cache.listText', () => {
     cache.putItem('agents', { id: 'x', name: 'Extra', type: 'REACT' }, T2)
     cache.addToList('agents', '', 'x', 'start')
     const counter = turns()
-    const got = await readWhole(cache as SqliteCacheStore, 'agents', '', { step: 100, turn: counter.turn })
-    // 1,235 rows in 13 steps: a turn after each full one.
-    expect(counter.count).toBe(12)
+    const got = await readWhole(cache as SqliteCacheStore, 'agents', '', {
+      step: 100,
+      countStep: 100,
+      turn: counter.turn
+    })
+    // 1,235 members counted in 13 steps, and read in 13: a turn after each full one.
+    expect(counter.count).toBe(24)
     expect(got?.syncedAt).toBe(T1)
     expect(got?.length).toBe(1_235)
     expect(got?.values).toEqual(cache.getList('agents', '')?.value)
@@ -139,28 +143,75 @@ describe('cache.listText', () => {
     expect(now?.values[0]).toEqual({ id: 'y', name: 'Y', type: 'REACT' })
   })
 
-  it('reads one list at a time on its connection, each as it stood when its own read began', async () => {
+  it('reads lists side by side, each on its own connection, each as it stood when its read began', async () => {
     const { cache } = t.open()
+    const c = cache as SqliteCacheStore
     cache.putList('agents', '', agents(300), T1)
     cache.putList('tools', '', [{ id: 't1', name: 'Search' }], T1)
     const order: string[] = []
-    const a = readWhole(cache as SqliteCacheStore, 'agents', '', {
+    let tools: Promise<unknown> = Promise.resolve()
+    const a = readWhole(c, 'agents', '', {
       step: 100,
       turn: async () => {
         order.push('agents step')
-        // Written while the agents are read, before the tools' read begins: the tools show it.
-        if (order.length === 1) cache.putList('tools', '', [{ id: 't2', name: 'Fetch' }], T2)
-        await new Promise((resolve) => setImmediate(resolve))
+        if (order.length > 1) return
+        // Written while the agents are read: the tools' read, begun after, shows it, and ends
+        // before the agents' next step.
+        cache.putList('tools', '', [{ id: 't2', name: 'Fetch' }], T2)
+        tools = readWhole(c, 'tools', '').then((r) => {
+          order.push('tools read')
+          return r?.values
+        })
+        await tools
       }
     })
-    const b = cache.listText('tools', '').then((r) => {
-      order.push('tools read')
-      return r && listValues(r.value)
-    })
-    const [ra, rb] = await Promise.all([a, b])
-    expect(order).toEqual(['agents step', 'agents step', 'agents step', 'tools read'])
+    const ra = await a
+    expect(order).toEqual(['agents step', 'tools read', 'agents step', 'agents step'])
     expect(ra?.values).toEqual(agents(300))
-    expect(rb).toEqual([{ id: 't2', name: 'Fetch' }])
+    expect(await tools).toEqual([{ id: 't2', name: 'Fetch' }])
+  })
+
+  it('reads a paced list a piece past what was asked; let go, its read ends and holds no snapshot', async () => {
+    const store = t.open()
+    const c = store.cache as SqliteCacheStore
+    c.putList('agents', '', agents(1_000), T1)
+    c.putList('tools', '', [{ id: 't1', name: 'Search' }], T1)
+    const got = await c.listText('agents', '', { step: 100, turn: async () => {} })
+    const list = got?.value
+    if (!(list instanceof ComingListText)) throw new Error('expected a list still coming')
+    list.pace(200)
+    const read = async () => {
+      for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve))
+      return list.texts.length
+    }
+    // Nothing asked: a piece's worth (the first step had been read at once).
+    expect(await read()).toBe(200)
+    await list.until(300)
+    expect(await read()).toBe(500)
+    // Meanwhile another list reads to its end.
+    expect((await readWhole(c, 'tools', ''))?.values).toEqual([{ id: 't1', name: 'Search' }])
+    // Let go (its answer dropped): the read ends, its snapshot let go too.
+    list.end(new Error('dropped'))
+    await expect(list.whole()).rejects.toThrow('dropped')
+    expect(await read()).toBe(500)
+    c.putList('agents', '', agents(1_000, 0, 'Again'), T2)
+    const db = openOrRebuild(t.file).db
+    try {
+      const [busy] = db.prepare('PRAGMA wal_checkpoint(TRUNCATE)').raw(true).get() as number[]
+      expect(busy).toBe(0)
+    } finally {
+      db.close()
+    }
+    // A list left waiting for its taker ends when the cache is cleared (answer_gone).
+    const again = (await c.listText('agents', '', { step: 100 }))?.value
+    if (!(again instanceof ComingListText)) throw new Error('expected a list still coming')
+    again.pace(100)
+    await read()
+    c.clear()
+    // Ended at once, though nobody asked for more.
+    expect(await again.room()).toBe(false)
+    await expect(again.whole()).rejects.toMatchObject({ code: 'answer_gone' })
+    expect(await c.listText('agents', '')).toBeNull()
   })
 
   it('ends a list being read when the cache is cleared (answer_gone); read again, the cleared file', async () => {
@@ -172,6 +223,13 @@ describe('cache.listText', () => {
     const got = await cache.listText('agents', '', { step: 100, turn: counter.turn })
     await expect(listValues(got?.value ?? [])).rejects.toMatchObject({ code: 'answer_gone' })
     expect(await cache.listText('agents', '')).toBeNull()
+    // Cleared while the list is counted: it is not there.
+    cache.putList('agents', '', agents(500), T1)
+    const counting = turns((k) => {
+      if (k === 2) cache.clear()
+    })
+    expect(await cache.listText('agents', '', { countStep: 100, turn: counting.turn })).toBeNull()
+    expect(counting.count).toBe(2)
     cache.putList('agents', '', agents(3), T2)
     expect((await readWhole(cache as SqliteCacheStore, 'agents', ''))?.values).toEqual(agents(3))
   })

@@ -49,6 +49,8 @@ export interface Cached<T> {
 export interface ListReadOptions {
   /** Rows a step. Default listRead.ts's READ_STEP. */
   step?: number
+  /** Members a step of the list's count passes. Default listRead.ts's COUNT_STEP. */
+  countStep?: number
   /** Awaited between steps. Default: a turn of the event loop once 8 ms have passed (turnEvery). */
   turn?: () => Promise<void>
 }
