@@ -1,7 +1,7 @@
 /**
  * Profiling aid for main's event loop during a long list (not part of `npm run bench`):
  *   node --import tsx test/bench/profileMain.ts [agents=100000] [--over MS=45] [--unpaged | --local]
- *     [--top N]
+ *     [--cached] [--top N]
  * Run it under a keychain session (`.ci/keyring.sh`'s `in_keyring_session`), as the bench does.
  *
  * Seeds an account on the embedded service (in a child process), signs the core in and lists the
@@ -15,6 +15,8 @@
  * a server without paging, each list one answer (~100 MB at 100,000 agents). `--top N` prints the N
  * stacks (top two frames) with the most samples over each whole list. With `--local` the core starts
  * the Local workspace (its service on a thread of main's process, as in the app) and lists from it.
+ * With `--cached` the two reads again are the cache's list alone (`cacheOnly`: a start's first
+ * paint, or offline; offline/listRead.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { Session } from 'node:inspector/promises'
@@ -33,7 +35,8 @@ const { values: flags, positionals } = parseArgs({
     over: { type: 'string' },
     top: { type: 'string' },
     unpaged: { type: 'boolean' },
-    local: { type: 'boolean' }
+    local: { type: 'boolean' },
+    cached: { type: 'boolean' }
   },
   allowPositionals: true
 })
@@ -42,6 +45,7 @@ const top = Number(flags.top ?? 0)
 const count = Number(positionals[0] ?? 100_000)
 const unpaged = flags.unpaged === true
 const local = flags.local === true
+const cached = flags.cached === true
 
 /** Samples between `from` and `to` (ms since the profile started), by their top frames. */
 function stacksIn(p: Profile, from: number, to: number, depth = 6): [string, number][] {
@@ -99,12 +103,13 @@ try {
   session.connect()
   await session.post('Profiler.enable')
   await session.post('Profiler.setSamplingInterval', { interval: 200 })
-  for (const label of ['first list (cache filled)', 'read again', 'read again']) {
+  const again = cached ? 'read again from the cache alone (cacheOnly)' : 'read again'
+  for (const [i, label] of ['first list (cache filled)', again, again].entries()) {
     const ticks: number[] = []
     const timer = setInterval(() => ticks.push(performance.now()), 1)
     await session.post('Profiler.start')
     const t0 = performance.now()
-    const listed = await call<{ data: unknown[] }>('agents.list', {})
+    const listed = await call<{ data: unknown[] }>('agents.list', cached && i > 0 ? { cacheOnly: true } : {})
     const ms = performance.now() - t0
     const { profile: recorded } = (await session.post('Profiler.stop')) as unknown as { profile: Profile }
     clearInterval(timer)
