@@ -87,6 +87,44 @@ describe('offline and the outbox', () => {
     expect((await t.call('session.get')).connectivity.online).toBe(true)
   })
 
+  it('keeps an item created offline first in a list read from the server while its create waits', async () => {
+    const dataDir = tempDir('agent-desk-svc-')
+    const start = (port: number) => startService({ dataDir, port, scryptCost: 16, logger: () => undefined })
+    let svc: Service = await start(0)
+    const port = svc.port
+    cleanup.push(() => svc.close())
+    const t: TestCore = testCore()
+    cleanup.push(() => t.core.dispose())
+    const profile = await t.call('profiles.save', { name: 'Svc', baseUrl: svc.url })
+    await t.call('session.signUp', {
+      profileId: profile.id,
+      email: 'f@b.co',
+      password: 'password-1',
+      name: 'F'
+    })
+    const llm = { provider: 'p', model: 'm' }
+    for (const name of ['Server one', 'Server two'])
+      await t.call('agents.create', { name, type: 'REACT', llm })
+    expect((await t.call('agents.list')).data).toHaveLength(2)
+    await svc.close()
+    expect((await t.call('agents.list')).offline).toBe(true)
+    // Created offline with a prompt the server does not have: its replay is refused, so it stays.
+    const local = await t.call('agents.create', {
+      name: 'Offline bot',
+      type: 'REACT',
+      llm,
+      promptId: '00000000-0000-4000-8000-000000000000'
+    })
+    expect(local.data.id).toMatch(/^local-/)
+    svc = await start(port)
+    await t.call('session.reconnect')
+    await waitFor(async () => (await t.call('outbox.list'))[0]?.status === 'failed')
+    const listed = await t.call('agents.list')
+    expect(listed.source).toBe('network')
+    expect(listed.data.map((a) => a.name)).toEqual(['Offline bot', 'Server two', 'Server one'])
+    expect(listed.data[0]?.id).toBe(local.data.id)
+  })
+
   it('keeps a refused change as failed for retry or discard, and reconnects by itself', async () => {
     const origin = await startOriginLikeServer()
     cleanup.push(() => origin.close())

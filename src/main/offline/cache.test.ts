@@ -3,6 +3,7 @@ import Database from 'libsql'
 import { type TempStores, tempStores } from '../../../test/support/offlineStores'
 import type { OfflineStore } from './index'
 import { markForRebuild } from './db'
+import { LIST_ROWS_WITH_IDS_SQL } from './cacheStatements'
 
 interface AgentLike {
   id: string
@@ -197,6 +198,44 @@ describe('lists', () => {
     expect(cache.addToList('tags', '', 'n')).toBe(false)
     expect(cache.addToList('tags', 'missing', 'n')).toBe(false)
     expect(cache.getList<{ id: string }>('tags', '')?.value.map((x) => x.id)).toEqual(['n', 'a', 'b', 'z'])
+  })
+})
+
+describe('members created offline (localMembers)', () => {
+  it('are the list members with a local id, in list order, found without reading the rest', () => {
+    const { cache } = t.open()
+    const ids = ['a', 'local-2', 'localx', 'b', 'local-1', 'local.', 'local']
+    cache.putList(
+      'agents',
+      '',
+      ids.map((id) => ({ id, name: id.toUpperCase() })),
+      T1
+    )
+    cache.putItem('agents', { id: 'local-0', name: 'New' }, null)
+    cache.addToList('agents', '', 'local-0', 'start')
+    // In another list only, or in no list: not this list's.
+    cache.putList('agents', 'tag:t1', [{ id: 'local-9' }], T1)
+    cache.putItem('agents', { id: 'local-8' }, null)
+    expect(cache.localMembers('agents', '')).toEqual([
+      { id: 'local-0', name: 'New' },
+      { id: 'local-2', name: 'LOCAL-2' },
+      { id: 'local-1', name: 'LOCAL-1' }
+    ])
+    expect(cache.localMembers('agents', 'tag:t1')).toEqual([{ id: 'local-9' }])
+    expect(cache.localMembers('agents', 'never')).toEqual([])
+    expect(cache.localMembers('tools', '')).toEqual([])
+    // Through the index on ids: the plan SQLite makes for it searches list_items by id.
+    const db = new Database(t.file)
+    try {
+      const plan = db
+        .prepare(`EXPLAIN QUERY PLAN ${LIST_ROWS_WITH_IDS_SQL}`)
+        .all('agents', '', 'local-', 'local.') as { detail: string }[]
+      expect(plan.map((r) => r.detail).join('\n')).toMatch(
+        /SEARCH l USING INDEX list_items_id \(resource=\? AND id>\? AND id<\?\)/
+      )
+    } finally {
+      db.close()
+    }
   })
 })
 

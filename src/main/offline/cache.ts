@@ -12,6 +12,8 @@ import * as memberships from './memberships'
 import { ListReader } from './listRead'
 import { ListText } from './listText'
 import {
+  LOCAL_ID_PREFIX,
+  PAST_LOCAL_IDS,
   RESOURCES,
   type CacheStore,
   type Cached,
@@ -166,6 +168,14 @@ export class SqliteCacheStore implements CacheStore {
     const value = new Array<T>(texts.length)
     for (let i = 0; i < texts.length; i++) value[i] = JSON.parse(texts[i] as string) as T
     return { value, syncedAt: rows.syncedAt }
+  }
+
+  localMembers<T>(resource: Resource, scope: string): T[] {
+    checkResource(resource)
+    const rows = this.read([], () =>
+      this.s.listRowsWithIds.all(resource, scope, LOCAL_ID_PREFIX, PAST_LOCAL_IDS)
+    )
+    return (rows as unknown[][]).map((r) => JSON.parse(r[0] as string) as T)
   }
 
   /** A list's rows as text, at once (null: that list was never stored). */

@@ -25,6 +25,15 @@ export const MEMBER_COUNT_SQL = 'SELECT COUNT(*) FROM list_items WHERE resource 
 export const MEMBER_ROW = `items i ON i.seq = COALESCE(l.item_seq,
   (SELECT seq FROM items o WHERE o.resource = l.resource AND o.id = l.id))`
 
+/** The item rows of a list's members (bound: resource, scope). */
+const LIST_MEMBERS = `SELECT i.json FROM lists h
+  JOIN list_items l ON l.resource = h.resource AND l.scope = COALESCE(h.members, h.scope)
+  JOIN ${MEMBER_ROW}
+  WHERE h.resource = ? AND h.scope = ?`
+
+/** Of them, those with ids in [?, ?) (CacheStatements.listRowsWithIds). */
+export const LIST_ROWS_WITH_IDS_SQL = `${LIST_MEMBERS} AND l.id >= ? AND l.id < ? ORDER BY l.position`
+
 export function cacheStatements(db: Db) {
   return {
     itemJson: db.prepare('SELECT json, synced_at FROM items WHERE resource = ? AND id = ?').raw(true),
@@ -54,14 +63,10 @@ export function cacheStatements(db: Db) {
     // scope itself in files written before keys existed).
     listHead: db.prepare(LIST_HEAD_SQL).raw(true),
     // Each member's item row through its link (`item_seq`, db.ts), or by id when it has none.
-    listRows: db
-      .prepare(
-        `SELECT i.json FROM lists h
-         JOIN list_items l ON l.resource = h.resource AND l.scope = COALESCE(h.members, h.scope)
-         JOIN ${MEMBER_ROW}
-         WHERE h.resource = ? AND h.scope = ? ORDER BY l.position`
-      )
-      .raw(true),
+    listRows: db.prepare(`${LIST_MEMBERS} ORDER BY l.position`).raw(true),
+    // Of them, those with ids in [?, ?): found through the index on ids (list_items_id), so a list
+    // of 100,000 is not read for its few members created offline (CacheStore.localMembers).
+    listRowsWithIds: db.prepare(LIST_ROWS_WITH_IDS_SQL).raw(true),
     // The sync time; a new list gets the membership key given (an empty one).
     putHead: db.prepare(
       `INSERT INTO lists (resource, scope, synced_at, members) VALUES (?, ?, ?, ?)

@@ -34,6 +34,10 @@ export interface NamedPage {
 
 /** What a change created offline is called until the server gives it a real id. */
 export const LOCAL_ID_PREFIX = 'local-'
+/** The least text past every id that starts with LOCAL_ID_PREFIX (its last character the next). */
+export const PAST_LOCAL_IDS =
+  LOCAL_ID_PREFIX.slice(0, -1) +
+  String.fromCharCode(LOCAL_ID_PREFIX.charCodeAt(LOCAL_ID_PREFIX.length - 1) + 1)
 export const isLocalId = (id: unknown): boolean => typeof id === 'string' && id.startsWith(LOCAL_ID_PREFIX)
 
 /** A cached item: any JSON object with an id. */
@@ -93,6 +97,8 @@ export interface CacheStore {
   listWriter(resource: Resource, scope: string, syncedAt: string | null): ListWriter
   /** The list's items in stored order, or null when that list was never stored. */
   getList<T>(resource: Resource, scope: string): Cached<T[]> | null
+  /** Its members created offline (a local id, LOCAL_ID_PREFIX), in order: none read but those. */
+  localMembers<T>(resource: Resource, scope: string): T[]
   /**
    * The same list as its rows' JSON, unparsed, read a step at a time with the event loop free
    * between steps, all of it as the file stood when the read began (listRead.ts). Answered once its
