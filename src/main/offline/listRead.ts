@@ -90,7 +90,6 @@ export class ListReader {
     const countStep = Math.max(1, opts.countStep ?? COUNT_STEP)
     /** Whether the snapshot is still this read's (no reset or close since it began). */
     const current = () => this.generation === generation
-    let list: ComingListText<T> | null = null
     let handedOut = false
     this.busy.add(c)
     db.exec('BEGIN')
@@ -100,7 +99,7 @@ export class ListReader {
       const key = String(head[1])
       const count = await this.count(s, resource, key, countStep, turn, current)
       if (count === null) return null
-      list = new ComingListText<T>(count)
+      const list = new ComingListText<T>(count)
       this.lists.add(list as ComingListText<unknown>)
       handedOut = true
       void this.rest(c, list, resource, key, size, turn, current)
