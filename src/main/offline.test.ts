@@ -13,23 +13,36 @@ afterEach(async () => {
   while (cleanup.length) await cleanup.pop()?.()
 })
 
+/**
+ * A service that can be stopped and started again on the same port with its data, and a core
+ * signed up on it with `email`.
+ */
+async function signedUpOnService(
+  email: string
+): Promise<{ t: TestCore; service: { stop(): Promise<void>; start(): Promise<void> } }> {
+  const dataDir = tempDir('agent-desk-svc-')
+  const start = (port: number) => startService({ dataDir, port, scryptCost: 16, logger: () => undefined })
+  let svc: Service = await start(0)
+  const port = svc.port
+  cleanup.push(() => svc.close())
+  const t = testCore()
+  cleanup.push(() => t.core.dispose())
+  const profile = await t.call('profiles.save', { name: 'Svc', baseUrl: svc.url })
+  await t.call('session.signUp', { profileId: profile.id, email, password: 'password-1', name: 'Olive' })
+  return {
+    t,
+    service: {
+      stop: () => svc.close(),
+      start: async () => {
+        svc = await start(port)
+      }
+    }
+  }
+}
+
 describe('offline and the outbox', () => {
   it('reads from the cache, queues changes, and replays them when the server is back', async () => {
-    const dataDir = tempDir('agent-desk-svc-')
-    const start = (port: number) => startService({ dataDir, port, scryptCost: 16, logger: () => undefined })
-    let svc: Service = await start(0)
-    const port = svc.port
-    cleanup.push(() => svc.close())
-    const t: TestCore = testCore()
-    cleanup.push(() => t.core.dispose())
-
-    const profile = await t.call('profiles.save', { name: 'Svc', baseUrl: svc.url })
-    await t.call('session.signUp', {
-      profileId: profile.id,
-      email: 'o@b.co',
-      password: 'password-1',
-      name: 'Olive'
-    })
+    const { t, service } = await signedUpOnService('o@b.co')
     const doc = await t.call('documents.create', {
       name: 'Q3',
       type: 'PDF',
@@ -38,7 +51,7 @@ describe('offline and the outbox', () => {
     const online = await t.call('documents.list')
     expect(online).toMatchObject({ source: 'network', offline: false })
 
-    await svc.close()
+    await service.stop()
 
     const cached = await t.call('documents.list')
     expect(cached).toMatchObject({ source: 'cache', offline: true })
@@ -72,7 +85,7 @@ describe('offline and the outbox', () => {
       'validation'
     )
 
-    svc = await start(port)
+    await service.start()
     const conn = await t.call('session.reconnect')
     expect(conn.online).toBe(true)
     await waitFor(async () => (await t.call('outbox.list')).length === 0)
@@ -88,25 +101,12 @@ describe('offline and the outbox', () => {
   })
 
   it('keeps an item created offline first in a list read from the server while its create waits', async () => {
-    const dataDir = tempDir('agent-desk-svc-')
-    const start = (port: number) => startService({ dataDir, port, scryptCost: 16, logger: () => undefined })
-    let svc: Service = await start(0)
-    const port = svc.port
-    cleanup.push(() => svc.close())
-    const t: TestCore = testCore()
-    cleanup.push(() => t.core.dispose())
-    const profile = await t.call('profiles.save', { name: 'Svc', baseUrl: svc.url })
-    await t.call('session.signUp', {
-      profileId: profile.id,
-      email: 'f@b.co',
-      password: 'password-1',
-      name: 'F'
-    })
+    const { t, service } = await signedUpOnService('f@b.co')
     const llm = { provider: 'p', model: 'm' }
     for (const name of ['Server one', 'Server two'])
       await t.call('agents.create', { name, type: 'REACT', llm })
     expect((await t.call('agents.list')).data).toHaveLength(2)
-    await svc.close()
+    await service.stop()
     expect((await t.call('agents.list')).offline).toBe(true)
     // Created offline with a prompt the server does not have: its replay is refused, so it stays.
     const local = await t.call('agents.create', {
@@ -116,7 +116,7 @@ describe('offline and the outbox', () => {
       promptId: '00000000-0000-4000-8000-000000000000'
     })
     expect(local.data.id).toMatch(/^local-/)
-    svc = await start(port)
+    await service.start()
     await t.call('session.reconnect')
     await waitFor(async () => (await t.call('outbox.list'))[0]?.status === 'failed')
     const listed = await t.call('agents.list')
