@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { startService } from '../service'
 import { startOriginLikeServer, ORIGIN_DEFAULT_USER } from '../../test/servers/originLikeServer'
-import { testCore, tempDir, waitFor, type TestCore } from '../../test/support/mainCore'
+import { signedUp, testCore, tempDir, waitFor, type TestCore } from '../../test/support/mainCore'
 
 type Service = Awaited<ReturnType<typeof startService>>
 const cleanup: (() => Promise<void>)[] = []
@@ -27,8 +27,7 @@ async function signedUpOnService(
   cleanup.push(() => svc.close())
   const t = testCore()
   cleanup.push(() => t.core.dispose())
-  const profile = await t.call('profiles.save', { name: 'Svc', baseUrl: svc.url })
-  await t.call('session.signUp', { profileId: profile.id, email, password: 'password-1', name: 'Olive' })
+  await signedUp(t, svc.url, email)
   return {
     t,
     service: {
