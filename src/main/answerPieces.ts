@@ -14,7 +14,8 @@
  * `keep` answers waiting drop it (the one asked least lately goes: an answer being gathered is
  * asked every message, so a burst of new answers does not take it). So a piece is not masked again
  * on its way out. A list still being read from the cache is read a piece ahead of the preload
- * (ComingListText.pace), and its read ends when its answer is dropped.
+ * (ComingListText.pace), and its read ends when its answer is dropped. A list answered as it comes
+ * from a server has no count until it ends, and its last piece may amend it (PieceAmends).
  */
 import { randomBytes } from 'node:crypto'
 import { AppError } from '../shared/errors'
@@ -92,7 +93,8 @@ export class AnswerPieces {
     return {
       ok: true,
       value: { ...value, data: text ? [] : data.slice(0, first) },
-      more: { id, count: data.length }
+      // A list still coming from a server is counted once it ended.
+      more: Number.isFinite(data.length) ? { id, count: data.length } : { id }
     }
   }
 
@@ -138,9 +140,23 @@ export class AnswerPieces {
     }
     if (!(items instanceof ListText)) return { items: items.slice(from, w.next), done }
     const json = items.jsonParts(from, w.next)
-    // A list read from the cache for this answer alone lets go of what has left.
-    if (items instanceof ComingListText) items.forget(w.next)
-    return { json, done }
+    if (!(items instanceof ComingListText)) return { json, done }
+    // A list read for this answer alone lets go of what has left.
+    items.forget(w.next)
+    const amends = done ? items.amends : null
+    if (!amends) return { json, done }
+    // A list that left as it came, as it ended (PieceAmends).
+    return {
+      json,
+      done,
+      ...(amends.first.length > 0 ? { first: new ListText(amends.first).jsonParts() } : {}),
+      ...(amends.gone.length > 0 ? { gone: amends.gone } : {})
+    }
+  }
+
+  /** Items a piece of a list held as text holds. */
+  get textItems(): number {
+    return this.textPieceItems
   }
 
   /** Answers waiting now. */

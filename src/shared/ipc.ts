@@ -292,7 +292,7 @@ export function buildDeskApi(
   startHash?: string
 ): unknown {
   type Reply =
-    | { ok: true; value: unknown; more?: { id: string; count: number }; json?: JsonParts }
+    | { ok: true; value: unknown; more?: { id: string; count?: number }; json?: JsonParts }
     | { ok: false; error: { kind: string; message: string } }
   const itemsOfJson = (parts: JsonParts) => parts.flatMap((part) => JSON.parse(part) as unknown[]) // in order
   const api: Record<string, unknown> = {}
@@ -333,12 +333,29 @@ export function buildDeskApi(
           reply = (await invoke('answers.next', { id: whole.id })) as Reply
           continue
         }
-        const piece = reply.value as { items?: unknown[]; json?: JsonParts; done: boolean }
+        const piece = reply.value as {
+          items?: unknown[]
+          json?: JsonParts
+          done: boolean
+          first?: JsonParts
+          gone?: string[]
+        }
         const next = piece.done ? undefined : invoke('answers.next', { id: whole.id })
         next?.catch(() => undefined) // awaited below: not left unhandled while this piece is read
         const items = piece.json ? itemsOfJson(piece.json) : (piece.items ?? [])
         for (const item of items) whole.data.push(item)
-        if (!next) return whole.value
+        if (!next) {
+          // A list that left main as it came, amended as it ended (PieceAmends).
+          if (piece.gone && piece.gone.length > 0) {
+            const gone = new Set(piece.gone)
+            const kept = whole.data.filter((item) => !gone.has((item as { id?: string }).id as string))
+            ;(whole.value as { data: unknown[] }).data = kept
+            whole.data = kept
+          }
+          if (piece.first && piece.first.length > 0)
+            (whole.value as { data: unknown[] }).data = itemsOfJson(piece.first).concat(whole.data)
+          return whole.value
+        }
         reply = (await next) as Reply
       }
     }

@@ -140,8 +140,11 @@ export type Unlink = { ok: true }
 export interface AnswerMore {
   /** What `answers.next` is asked with. */
   id: string
-  /** The list's length (all pieces). */
-  count: number
+  /**
+   * The list's length (all pieces), when known: a list answered as it comes from a server is
+   * counted only once it ended.
+   */
+  count?: number
 }
 /**
  * A list main holds as text, as it leaves main: JSON arrays of a few dozen items each, the list
@@ -151,7 +154,18 @@ export interface AnswerMore {
 export type JsonParts = string[]
 
 /**
- * One further piece of a long list (`answers.next`): its items, or (a list main holds as text)
- * their JSON (JsonParts); `done` on the last one.
+ * How a list that left main as it came (before its end was known) ended, on its last piece: items
+ * to list first (`first`, as JSON: items created offline, kept first) and the ids of items that an
+ * earlier piece held and the list does not (`gone`: deleted meanwhile).
  */
-export type AnswerPiece = { items: unknown[]; done: boolean } | { json: JsonParts; done: boolean }
+export interface PieceAmends {
+  first?: JsonParts
+  gone?: string[]
+}
+
+/**
+ * One further piece of a long list (`answers.next`): its items, or (a list main holds as text)
+ * their JSON (JsonParts); `done` on the last one, which may amend the list (PieceAmends).
+ */
+export type AnswerPiece =
+  { items: unknown[]; done: boolean } | ({ json: JsonParts; done: boolean } & PieceAmends)

@@ -22,9 +22,20 @@ export async function wholeReply(
   for (;;) {
     const next = await invoke('answers.next', { id: reply.more.id })
     if (!next.ok) return next
-    const piece = next.value as { items?: unknown[]; json?: string[]; done: boolean }
+    const piece = next.value as {
+      items?: unknown[]
+      json?: string[]
+      done: boolean
+      first?: string[]
+      gone?: string[]
+    }
     const items = piece.json ? itemsOfJson(piece.json) : (piece.items ?? [])
     for (const item of items) data.push(item)
-    if (piece.done) return { ok: true, value: reply.value }
+    if (!piece.done) continue
+    // Amended as it ended (a list that left main as it came: PieceAmends), as the window API does.
+    const gone = new Set(piece.gone ?? [])
+    const kept = data.filter((item) => !gone.has((item as { id: string }).id))
+    const whole = [...itemsOfJson(piece.first ?? []), ...kept]
+    return { ok: true, value: { ...(reply.value as object), data: whole } }
   }
 }

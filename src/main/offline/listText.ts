@@ -60,6 +60,14 @@ export class ListText<T = unknown> {
   }
 }
 
+/** How a list answered as it came was amended once it ended (ComingListText.amend). */
+export interface ListAmends {
+  /** Texts of items listed before all others. */
+  first: string[]
+  /** Ids of items that came and are not in the list. */
+  gone: string[]
+}
+
 /** A read of a list whose items are held as text (a list read from a server, cachedApi.ts). */
 export type ListRead<T> = Read<T[]> | (Omit<Read<T[]>, 'data'> & { data: ListText<T> })
 
@@ -68,8 +76,14 @@ export type Answer<R> = R extends { data: (infer T)[] } ? R | (Omit<R, 'data'> &
 
 /** A list's items as values, whether held as text or not (once all of it is there). */
 export async function listValues<T>(data: T[] | ListText<T>): Promise<T[]> {
-  if (data instanceof ComingListText) await data.whole()
-  return data instanceof ListText ? data.values() : data
+  if (!(data instanceof ListText)) return data
+  if (!(data instanceof ComingListText)) return data.values()
+  const amends = (await data.whole()).amends
+  if (!amends) return data.values()
+  // Amended as it ended (ComingListText.amend): its first items, then those not gone.
+  const gone = new Set(amends.gone)
+  const kept = data.values().filter((v) => !gone.has((v as { id?: unknown }).id as string))
+  return [...new ListText<T>(amends.first).values(), ...kept]
 }
 
 /**
@@ -85,8 +99,14 @@ export async function listValues<T>(data: T[] | ListText<T>): Promise<T[]> {
  * 1.55 s list, in blocks of main of 30–65 ms (profileMain --cached, 2026-11-29).
  */
 export class ComingListText<T = unknown> extends ListText<T> {
+  /**
+   * Work that still runs for this list and needs its session (the write to the cache of a list
+   * answered as it comes from a server): the call that answered it holds the session until it ends.
+   */
+  busy: Promise<void> | null = null
   private readonly arrived: string[]
   private expected: number
+  private amended: ListAmends | null = null
   private failed: { error: unknown } | null = null
   private waiting: { to: number; resolve: () => void; reject: (e: unknown) => void }[] = []
   private transforms: ((text: string) => string)[] = []
@@ -97,19 +117,37 @@ export class ComingListText<T = unknown> extends ListText<T> {
   private ahead = Number.POSITIVE_INFINITY
   private roomWaiting: ((go: boolean) => void)[] = []
 
-  constructor(length: number) {
+  /** `length`: the items to come, when known (else `length` is infinite until the list ends). */
+  constructor(length?: number) {
     const arrived: string[] = []
     super(arrived)
     this.arrived = arrived
-    this.expected = length
+    this.expected = length ?? Number.POSITIVE_INFINITY
   }
 
   override get length(): number {
     return this.expected
   }
 
-  /** Texts read (in order). */
+  /** What the list came to once it ended, told with its last piece (`amend`); null when nothing. */
+  get amends(): ListAmends | null {
+    return this.amended
+  }
+
+  /**
+   * Before it ends: the list is these texts (`first`, transformed as every text is) and then the
+   * texts that came but those of the items `gone` (ids): a list answered as it comes, amended once
+   * the server's answer ended (items created offline listed first, items deleted meanwhile left out).
+   */
+  amend(first: readonly string[], gone: readonly string[]): void {
+    if (first.length === 0 && gone.length === 0) return
+    const head = first.map((text) => this.transforms.reduce((t, fn) => fn(t), text))
+    this.amended = { first: head, gone: [...gone] }
+  }
+
+  /** Texts read (in order); none once the list ended (its taker let it go). */
   add(texts: readonly string[]): void {
+    if (this.ended) return
     for (let text of texts) {
       for (const t of this.transforms) text = t(text)
       this.arrived.push(text)
@@ -180,6 +218,7 @@ export class ComingListText<T = unknown> extends ListText<T> {
   transform(fn: (text: string) => string): void {
     this.transforms.push(fn)
     for (let i = 0; i < this.arrived.length; i++) this.arrived[i] = fn(this.arrived[i] as string)
+    if (this.amended) this.amended.first = this.amended.first.map(fn)
   }
 
   private roomFor(): boolean {
