@@ -15,6 +15,7 @@ import { placeItem } from './offline/scopes'
 import { removalMark, removedSince } from './offline/removals'
 import type { ListWriter, OutboxExtra } from './offline/types'
 import type { ListRead, ListText } from './offline/listText'
+import { ListStream } from './offline/listStream'
 import { outcomeUnknown, uncertainError } from './offline/writeRules'
 import { withIdempotencyKey } from './api/idempotency'
 import type { Lease, PageSink, ReadOptions, WriteOp } from './resources/kit'
@@ -31,6 +32,11 @@ export interface CachedApiDeps {
   events: EventBus
   emit: <E extends EventName>(event: E, payload: IpcEvents[E]) => void
   log: (message: string, err?: unknown) => void
+  /**
+   * A list from a server planned past this many items is answered as it comes (offline/
+   * listStream.ts): the items of a piece of an answer (answerPieces.ts). None: once written.
+   */
+  streamAfter?: number
 }
 
 export interface QueuedInput {
@@ -106,21 +112,45 @@ export class CachedApi {
       const at = now()
       return { at, list: s.cache.listWriter(resource, scope, at) }
     }
+    // Past a piece's worth of items planned, the list is answered as it comes (listStream.ts).
+    const streamed: { stream: ListStream<T> | null; at: string; began: () => void } = {
+      stream: null,
+      at: '',
+      began: () => {}
+    }
+    const began = new Promise<void>((resolve) => (streamed.began = resolve))
+    const feed = (w: { at: string; list: ListWriter }) => {
+      const after = this.deps.streamAfter
+      if (!streamed.stream) {
+        if (after === undefined || w.list.order.length <= after) return
+        streamed.stream = new ListStream<T>(w.list)
+        streamed.at = w.at
+        streamed.began()
+      }
+      streamed.stream.feed()
+    }
     const page: PageSink<T> = async (items, info = {}) => {
       writer ??= start()
       const { view } = opts
       if (view) await writer.list.add(items.map(view), { digest: info.digest })
       else await writer.list.add(items, info)
+      feed(writer)
     }
     // A page of the answer stored last may be taken by its digest, unparsed (not through a view:
     // what is stored is then not the items as they came).
     if (!opts.view)
       page.known = {
         expects: () => (writer ??= start()).list.expects(),
-        take: (digest, count) => (writer ??= start()).list.takeKnown(digest, count)
+        take: (digest, count) => {
+          const w = (writer ??= start())
+          const took = w.list.takeKnown(digest, count)
+          if (took) feed(w)
+          return took
+        }
       }
+    const fetched = fetch(page)
     try {
-      await fetch(page)
+      await Promise.race([fetched, began])
     } catch (e) {
       if (!AppError.is(e)) throw e
       if (e.kind === 'not_offered') return catalogue(!this.deps.connectivity.get().online)
@@ -133,18 +163,47 @@ export class CachedApi {
       }
       throw e
     }
-    writer ??= start()
-    const { at, list } = writer
-    // Deleted while the answer was on its way: stays deleted.
-    const leaveOut =
-      removalMark(s.cache) !== mark ? (id: string) => removedSince(s.cache, resource, id, mark) : undefined
-    // Items the server does not know yet (waiting in the outbox) stay visible, first. They exist
-    // only while the outbox holds something, so they are looked for only then (read alone: the
-    // whole previous list was read for them, 1.4–1.8 s of main at 100,000 agents).
-    const first = s.outbox.list().length > 0 ? s.cache.localMembers<T>(resource, scope) : []
-    const data = (await list.finish(leaveOut ? { first, leaveOut } : { first })) as ListText<T>
-    this.synced(s, at)
-    return { data, source: 'network', syncedAt: at, offline: false }
+    const written = async () => {
+      await fetched
+      writer ??= start()
+      const { at, list } = writer
+      // Deleted while the answer was on its way: stays deleted.
+      const leaveOut =
+        removalMark(s.cache) !== mark ? (id: string) => removedSince(s.cache, resource, id, mark) : undefined
+      // Items the server does not know yet (waiting in the outbox) stay visible, first. They exist
+      // only while the outbox holds something, so they are looked for only then (read alone: the
+      // whole previous list was read for them, 1.4–1.8 s of main at 100,000 agents).
+      const first = s.outbox.list().length > 0 ? s.cache.localMembers<T>(resource, scope) : []
+      const data = (await list.finish(leaveOut ? { first, leaveOut } : { first })) as ListText<T>
+      this.synced(s, at)
+      return { data, at, amended: leaveOut !== undefined || first.length > 0 }
+    }
+    const { stream, at } = streamed
+    if (!stream) {
+      const { data, at } = await written()
+      return { data, source: 'network', syncedAt: at, offline: false }
+    }
+    // The session is held until the list is written (core.ts: ComingListText.busy).
+    stream.list.busy = written().then(
+      ({ data, amended }) => stream.end(data, amended),
+      (e: unknown) => stream.fail(this.brokeOff(e))
+    )
+    return { data: stream.list, source: 'network', syncedAt: at, offline: false }
+  }
+
+  /**
+   * What a list answered as it came ends with when its answer failed: a server that could not be
+   * reached any more is gone, which the page asks again (answer_gone), the cache then answering.
+   */
+  private brokeOff(e: unknown): unknown {
+    if (!AppError.is(e) || !isConnectivityError(e)) return e
+    this.offline(e)
+    return new AppError({
+      kind: e.kind,
+      message: e.message,
+      code: 'answer_gone',
+      ...(e.status !== undefined ? { status: e.status } : {})
+    })
   }
 
   async readItem<T extends Item>(

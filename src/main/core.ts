@@ -31,6 +31,7 @@ import type { Lease } from './resources/kit'
 import type { Keychain } from './keychain'
 import { LocalWorkspace } from './localWorkspace'
 import { maskSecrets, maskSecretsInSteps } from './mask'
+import { ComingListText } from './offline/listText'
 import { ProfileRegistry } from './profiles'
 import { serverProbe } from './serverProbe'
 import { SessionManager, type ActiveSession } from './session'
@@ -181,7 +182,11 @@ export function createCore(opts: CoreOptions): Core {
   const probe = serverProbe({ session, profiles, timeoutMs: Math.min(3000, fetchTimeoutMs) })
   const writeKit = { requireUserId: (s: Lease) => session.requireUserId(s) }
   const buildOp = (channel: string, args: unknown) => buildWriteOp(channel, args, writeKit)
-  const cached = new CachedApi({ connectivity, events: bus, emit, log }, buildOp)
+  // A list from a server longer than a piece leaves as it comes (offline/listStream.ts).
+  const cached = new CachedApi(
+    { connectivity, events: bus, emit, log, streamAfter: pieces.textItems },
+    buildOp
+  )
   const sync = new SyncCoordinator({
     ...{ events: bus, connectivity, session, buildOp, probe, emit, log },
     ...(opts.maxReplayAttempts ? { maxAttempts: opts.maxReplayAttempts } : {}),
@@ -311,16 +316,24 @@ export function createCore(opts: CoreOptions): Core {
       }
     }
     const handler = handlers[channel] as (input: unknown, ctx: HandlerContext) => Promise<unknown>
+    let busy: Promise<void> | null = null
     try {
       await session.init()
       const value = await handler(parsed.data, ctx)
+      // A list that leaves as it comes holds the session until it is written.
+      const data = (value as { data?: unknown } | null)?.data
+      if (data instanceof ComingListText) busy = data.busy
       // A long list leaves in pieces (answerPieces.ts): Electron serialises each reply on main.
       const owner = session.current()
       return await pieces.answer(await sanitize(channel, value), owner, owner?.token ?? null)
     } catch (e) {
       return { ok: false, error: toErrorData(e, channel) }
     } finally {
-      for (const s of leases) session.release(s)
+      const release = () => {
+        for (const s of leases) session.release(s)
+      }
+      if (busy) void busy.then(release, release)
+      else release()
     }
   }
 

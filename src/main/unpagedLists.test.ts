@@ -12,6 +12,7 @@ import { tempDir, testCore } from '../../test/support/mainCore'
 import { wholeReply } from '../../test/support/wholeReply'
 import { LIST_PAGE } from './api/endpoints'
 import { LARGE_ANSWER_BYTES } from './api/largeAnswer'
+import type { AnswerPiece, IpcReply } from '../shared/ipc'
 
 const cleanup: (() => Promise<void>)[] = []
 afterEach(async () => {
@@ -66,11 +67,20 @@ describe('a long list from a server without paging', () => {
     await t.call('session.signIn', { profileId: profile.id, email: seed.email, password: seed.password })
 
     const ids = (list: { data: { id: string }[] }) => list.data.map((a) => a.id)
-    /** Main's answer to `channel`, gathered once it is given (as the page reads it: not main's work). */
+    /**
+     * Main's answer to `channel`, every piece taken as main gives it (it leaves as it comes), read
+     * once it is all there (as the page reads it: not main's work).
+     */
     const main = async (channel: 'agents.list') => {
       const reply = await t.core.invoke(channel, undefined)
+      const pieces: IpcReply<unknown>[] = []
+      for (let more = reply.ok ? reply.more : undefined; more;) {
+        const piece = await t.core.invoke('answers.next', { id: more.id })
+        pieces.push(piece)
+        if (!piece.ok || (piece.value as AnswerPiece).done) break
+      }
       return async () => {
-        const r = await wholeReply(reply, (c, i) => t.core.invoke(c, i))
+        const r = await wholeReply(reply, async () => pieces.shift() as IpcReply<unknown>)
         if (!r.ok) throw new Error(r.error.message)
         return r.value as { data: { id: string; name: string }[] }
       }

@@ -23,11 +23,9 @@ export const LIST_STEP = 250
 export const WRITE_STEP = 250
 
 /**
- * A list's write, planned page by page as the pages come (reads only: each item checked, kept
- * once per id, compared with its row and merged onto it as text, and the stored membership
- * compared with the list's order as far as it goes), then written in steps (`write`). Between
- * pages it holds text and ids, not the items: a list of 100,000 is no object graph for the
- * garbage collector to copy and mark while the rest of it comes.
+ * A list's write, planned page by page as the pages come (reads only, as above), then written in
+ * steps (`write`). Between pages it holds text and ids, not the items: a list of 100,000 is no
+ * object graph for the garbage collector to copy and mark while the rest of it comes.
  */
 export class ListPlan {
   /** Per item, in the list's order: */
@@ -164,6 +162,11 @@ export class ListPlan {
     return this.ids
   }
 
+  /** Texts of items `from` on, as planned: each one's row once written (unless it changes meanwhile). */
+  planned(from: number): string[] {
+    return this.writes.slice(from).map((w, k) => w ?? (this.rows[from + k] as string))
+  }
+
   /** A step from `start` planned: its items let go when the page is the plan's (`release`). */
   private settle(items: readonly unknown[], start: number, release: boolean | undefined) {
     this.settledLength = this.ids.length
@@ -255,10 +258,7 @@ export class ListPlan {
     this.duplicates = true // not the answer as it came: never taken as stored
   }
 
-  /**
-   * Whether each item's row, once the plan is written, is the item as given: stored so already, or
-   * written as its own JSON (an item merged onto a row that knows more is not), each item once.
-   */
+  /** Whether each item's row, once written, is the item as given (stored so, or written as its JSON). */
   private writtenAsGiven(): boolean {
     const { writes, given } = this
     return !this.duplicates && this.asGiven.every((same, i) => same || writes[i] === given[i])

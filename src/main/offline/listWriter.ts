@@ -188,6 +188,10 @@ export function openListWriter(d: ListWriterDeps): ListWriter {
   return {
     expects,
     takeKnown,
+    planned: (from) => ({ ids: plan.order.slice(from), texts: plan.planned(from) }),
+    get order() {
+      return plan.order
+    },
     async add(items, opts = {}) {
       if (!broken) {
         const before = plan.length

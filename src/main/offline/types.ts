@@ -237,6 +237,10 @@ export interface ListWriter {
    * to leave out (deleted while the pages came). Each item's row as JSON text, in order.
    */
   finish(amend?: { first?: readonly unknown[]; leaveOut?: (id: string) => boolean }): Promise<ListText>
+  /** Items planned from `from` on (their ids, and texts as planned: `ListPlan.planned`). */
+  planned(from: number): { ids: string[]; texts: string[] }
+  /** The list's ids in order (once finished: as written, amended). */
+  readonly order: readonly string[]
   /** All of it at once over `items` (putList, in its caller's transaction). */
   steps(items: readonly unknown[], answer?: string): Generator<void, ListText>
 }
