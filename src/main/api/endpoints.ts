@@ -8,7 +8,7 @@ import { AppError } from '../../shared/errors'
 import { asIsCheck } from '../../shared/fields'
 import { isRecord } from './normalize'
 import type { Call, Transport } from './transport'
-import type { KnownPages, ListGroups } from './listGroups'
+import { LATER_GROUP, type KnownPages, type ListGroups } from './listGroups'
 import { answerDigest, foundAsIs, markAnswer, pagesDigest, readAsIs } from './answerDigest'
 import { nextTurn } from '../turn'
 
@@ -211,6 +211,7 @@ export function endpoints(t: Transport) {
     let grouped = false
     const groups: ListGroups = {
       size: page,
+      later: Math.min(page, LATER_GROUP),
       take: async (items) => {
         grouped = true
         await take(items, true)

@@ -28,10 +28,19 @@ export interface KnownPages {
   take(digest: string, count: number): boolean
 }
 
+/** Items in each later group of a long answer (`ListGroups.later`, endpoints.ts). */
+export const LATER_GROUP = 1_000
+
 /** Where a list's groups go (endpoints.ts' pages). */
 export interface ListGroups {
-  /** Items in a group (the last may hold fewer). */
+  /** Items in the first group (whether the answer holds more than this: it goes on in groups). */
   size: number
+  /**
+   * Items in each later group (default `size`; the last may hold fewer). Smaller, a long answer
+   * goes on in finer steps once it is known to be one (a list leaves main as it comes, and the page
+   * parses all but the last few of its items while the answer is still read).
+   */
+  later?: number
   /**
    * A group, masked and marked with its digest; awaited before the answer is read on. Every group
    * of an answer handed on in groups goes here (but those `known` took), the last one too.
@@ -45,7 +54,6 @@ export interface ListGroups {
 class Closed extends Error {}
 
 export class GroupStream implements GroupSink {
-  readonly size: number
   /** A group was handed on (or is being). */
   started = false
   /** The last group went on: the answer was read whole. */
@@ -61,8 +69,11 @@ export class GroupStream implements GroupSink {
   constructor(
     private readonly to: ListGroups,
     private readonly secrets: readonly string[]
-  ) {
-    this.size = to.size
+  ) {}
+
+  /** Items in the group being read: `size` for the first, `later` for the others. */
+  get size(): number {
+    return this.started ? (this.to.later ?? this.to.size) : this.to.size
   }
 
   wants(key: string, before: Record<string, unknown>): boolean {
