@@ -41,7 +41,13 @@ import type { AnswerPiece } from '../../src/shared/ipc'
 import { type Blocked, blockNote, longestBlock, worse } from './blocks'
 import { gcBetweenRuns } from './collect'
 import { electronCalls, type Call } from './electronCalls'
-import { closeSeedConnections, seedAccount, startBenchService, type SeedResult } from './seed'
+import {
+  closeSeedConnections,
+  LINK_BYTES_PER_SECOND,
+  seedAccount,
+  startBenchService,
+  type SeedResult
+} from './seed'
 import { median, runAsScript, type BenchRow } from './types'
 import { builtServiceThread } from '../support/serviceThread'
 import { measureUnpaged, unpagedRows } from './unpaged'
@@ -414,12 +420,26 @@ export async function runMainBench(options: MainBenchOptions = {}): Promise<Benc
       Math.min(runs, 5),
       gcBetweenRuns()
     )
+    // The same from a remote server: its answer over a link (seed.ts' LINK_BYTES_PER_SECOND).
+    const link = await measureUnpaged(
+      service.linkUrl,
+      { call, direct },
+      seed,
+      Math.min(runs, 5),
+      gcBetweenRuns()
+    )
     rows.push(
       ...unpagedRows(count, unpaged, {
         list: 'main.unpaged.agents.list',
         ipc: 'main.unpaged.agents.list.ipc',
         block: 'main.unpaged.agents.block'
       }),
+      ...unpagedRows(
+        count,
+        link,
+        { list: 'main.link.agents.list', ipc: 'main.link.agents.list.ipc', block: 'main.link.agents.block' },
+        `over a link of ${LINK_BYTES_PER_SECOND / 1e6} MB/s`
+      ),
       localRow(count, local, 'main.local.agents.block'),
       startRow(count, local, 'main.local.start.block')
     )

@@ -26,16 +26,26 @@ export interface BenchService {
    * process: a remote server's work, the forwarding of a 100-MB answer included, is not main's.
    */
   unpagedUrl: string
+  /** The same front again, its answers relayed at LINK_BYTES_PER_SECOND (a remote server). */
+  linkUrl: string
   stop(): Promise<void>
 }
+
+/**
+ * The speed of the link to a remote server (`linkUrl`): 25 MB/s, ~200 Mbit/s. Over it, main waits
+ * for the bytes, where the page can parse what came (a list leaves main as it comes).
+ */
+export const LINK_BYTES_PER_SECOND = 25e6
 
 /** Child process: one embedded service in a temp data dir (and its unpaged front), until the parent disconnects. */
 async function runChild(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'agent-desk-bench-seed-'))
   const service = await startService({ dataDir, port: 0, scryptCost: 1024, logger: () => {} })
   const unpaged = await startUnpagedProxy(service.url)
-  process.send?.({ url: service.url, unpagedUrl: unpaged.url })
+  const link = await startUnpagedProxy(service.url, { bytesPerSecond: LINK_BYTES_PER_SECOND })
+  process.send?.({ url: service.url, unpagedUrl: unpaged.url, linkUrl: link.url })
   const stop = async () => {
+    await link.close()
     await unpaged.close()
     await service.close()
     rmSync(dataDir, { recursive: true, force: true })
@@ -51,13 +61,15 @@ export async function startBenchService(): Promise<BenchService> {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc']
   })
-  const { url, unpagedUrl } = await new Promise<{ url: string; unpagedUrl: string }>((resolve, reject) => {
-    child.once('message', (m) => resolve(m as { url: string; unpagedUrl: string }))
+  type Urls = { url: string; unpagedUrl: string; linkUrl: string }
+  const { url, unpagedUrl, linkUrl } = await new Promise<Urls>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as Urls))
     child.once('exit', (code) => reject(new Error(`bench service exited early (${code})`)))
   })
   return {
     url,
     unpagedUrl,
+    linkUrl,
     async stop() {
       if (child.exitCode !== null) return
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))

@@ -98,12 +98,13 @@ export async function measureUnpaged(
 export function unpagedRows(
   n: number,
   u: UnpagedFigures,
-  ids: { list: string; ipc: string; block: string }
+  ids: { list: string; ipc: string; block: string },
+  over = ''
 ): BenchRow[] {
   return [
     {
       id: ids.list,
-      name: `main GET /agents of ${n} from a server without paging (one answer)`,
+      name: `main GET /agents of ${n} from a server without paging (one answer)${over ? ` ${over}` : ''}`,
       value: median(u.ms),
       unit: 'ms',
       floor: median(u.raw),

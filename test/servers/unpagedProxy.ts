@@ -3,7 +3,8 @@
  * does (decisions.md: "the origin had no pagination"): it forwards every request with `skip` and
  * `take` taken out of its query, so a list comes whole in one answer, however long. Bodies are
  * piped both ways, untouched. `startQueryProxy` is the same front with any change of the query
- * (a server that caps `take`, say), and notes each query it forwarded.
+ * (a server that caps `take`, say), and notes each query it forwarded. Either may relay the
+ * answers at a link's speed (`bytesPerSecond`).
  */
 import http from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
@@ -16,16 +17,51 @@ export interface QueryProxy {
   close(): Promise<void>
 }
 
-export function startUnpagedProxy(target: string): Promise<QueryProxy> {
-  return startQueryProxy(target, (query) => {
-    query.delete('skip')
-    query.delete('take')
+export interface ProxyOptions {
+  /**
+   * The answers' bytes relayed at most this fast (a remote server over a link of that speed),
+   * else as they come.
+   */
+  bytesPerSecond?: number
+}
+
+export function startUnpagedProxy(target: string, opts: ProxyOptions = {}): Promise<QueryProxy> {
+  return startQueryProxy(
+    target,
+    (query) => {
+      query.delete('skip')
+      query.delete('take')
+    },
+    opts
+  )
+}
+
+/** `from` relayed to `to` no faster than `bytesPerSecond`, chunk by chunk, in order. */
+function pacedPipe(from: http.IncomingMessage, to: http.ServerResponse, bytesPerSecond: number): void {
+  let due = performance.now()
+  let relayed = Promise.resolve()
+  const relay = (then: () => void) => {
+    const at = due
+    relayed = relayed.then(() => new Promise<void>((r) => setTimeout(r, Math.max(0, at - performance.now()))))
+    void relayed.then(then)
+  }
+  from.on('data', (chunk: Buffer) => {
+    due = Math.max(due, performance.now()) + (chunk.length / bytesPerSecond) * 1000
+    from.pause()
+    relay(() => {
+      to.write(chunk)
+      from.resume()
+    })
   })
+  // 'end' may come while the last chunk waits: it ends the answer after it.
+  from.on('end', () => relay(() => to.end()))
+  from.on('error', () => to.destroy())
 }
 
 export async function startQueryProxy(
   target: string,
-  change: (query: URLSearchParams) => void
+  change: (query: URLSearchParams) => void,
+  opts: ProxyOptions = {}
 ): Promise<QueryProxy> {
   const upstream = new URL(target)
   const forwarded: string[] = []
@@ -40,7 +76,8 @@ export async function startQueryProxy(
       { method: req.method, headers: { ...req.headers, host: upstream.host }, agent },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers)
-        answer.pipe(res)
+        if (opts.bytesPerSecond) pacedPipe(answer, res, opts.bytesPerSecond)
+        else answer.pipe(res)
       }
     )
     forward.on('error', () => res.destroy())
