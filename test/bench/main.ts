@@ -413,21 +413,11 @@ export async function runMainBench(options: MainBenchOptions = {}): Promise<Benc
     // leave for the collector) measured first, its blocks were 56–72 ms in three runs of four,
     // against 32–38 ms before they existed and 26 ms once they came after it again.
     const local = await measureLocalBlock(count, Math.min(runs, 3))
-    const unpaged = await measureUnpaged(
-      service.unpagedUrl,
-      { call, direct },
-      seed,
-      Math.min(runs, 5),
-      gcBetweenRuns()
-    )
+    const listed = (url: string) =>
+      measureUnpaged(url, { call, direct }, seed, Math.min(runs, 5), gcBetweenRuns())
+    const unpaged = await listed(service.unpagedUrl)
     // The same from a remote server: its answer over a link (seed.ts' LINK_BYTES_PER_SECOND).
-    const link = await measureUnpaged(
-      service.linkUrl,
-      { call, direct },
-      seed,
-      Math.min(runs, 5),
-      gcBetweenRuns()
-    )
+    const link = await listed(service.linkUrl)
     rows.push(
       ...unpagedRows(count, unpaged, {
         list: 'main.unpaged.agents.list',
