@@ -1,30 +1,40 @@
 /**
- * A list from a server longer than a piece leaves main as it comes (offline/listStream.ts): its
- * first pieces reach the page while the server's answer is still being read, and what only the end
- * tells comes with the last piece. The server here pages at most 100 agents a page (a cap on
- * `take`, test/servers/unpagedProxy.ts), behind a gate (test/servers/gateProxy.ts) that holds the
- * second page until the test lets it through; the core answers in pieces of 40.
+ * A list in one answer from a server without paging leaves main as it comes
+ * (offline/listStream.ts): its first pieces reach the page while the server's answer is still
+ * being read, and what only the end tells comes with the last piece. The server here answers a
+ * list whole (test/servers/unpagedProxy.ts, which can hold an answer part-way: BodyHold), in front
+ * of a gate (test/servers/gateProxy.ts) that can cut every request; the answer of a page and a half is
+ * read in groups (the first of LIST_PAGE agents, then of LATER_GROUP), the core answers in pieces of
+ * 1,000, and each answer is held once 80% of its bytes went on (past the first group).
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { startService } from '../service'
 import { seedAccount, type SeedResult } from '../../test/bench/seed'
-import { startGateProxy, type GateRequest, type GateProxy } from '../../test/servers/gateProxy'
-import { startQueryProxy } from '../../test/servers/unpagedProxy'
-import { deskApiOver, tempDir, testCore, waitFor, type TestCore } from '../../test/support/mainCore'
+import { startGateProxy, type GateProxy } from '../../test/servers/gateProxy'
+import { startUnpagedProxy, type QueryProxy } from '../../test/servers/unpagedProxy'
+import { tempDir, testCore, waitFor, type TestCore } from '../../test/support/mainCore'
 import { wholeReply } from '../../test/support/wholeReply'
-import type { AnswerPiece, IpcReply } from '../shared/ipc'
+import { LIST_PAGE } from './api/endpoints'
+import {
+  buildDeskApi,
+  CHANNELS,
+  EVENT_NAMES,
+  type AnswerPiece,
+  type DeskApi,
+  type IpcReply
+} from '../shared/ipc'
 
 const cleanup: (() => Promise<void>)[] = []
 afterEach(async () => {
   while (cleanup.length) await cleanup.pop()?.()
 })
 
-const AGENTS = 250
-const PIECE = 40
+const AGENTS = LIST_PAGE + LIST_PAGE / 2
 
 interface Setup {
   t: TestCore
   gate: GateProxy
+  proxy: QueryProxy
   seed: SeedResult
   profile: { id: string }
   /** The service's agents, in its order. */
@@ -38,16 +48,16 @@ async function setUp(): Promise<Setup> {
     logger: () => {}
   })
   cleanup.push(() => service.close())
-  const capped = await startQueryProxy(service.url, (query) => {
-    if (query.has('take')) query.set('take', String(Math.min(100, Number(query.get('take')))))
-  })
-  cleanup.push(() => capped.close())
-  const gate = await startGateProxy(capped.url)
+  // The gate before the service (it relays an answer once whole), the front without paging before
+  // the gate (it relays an answer as it comes, and holds it part-way).
+  const gate = await startGateProxy(service.url)
   cleanup.push(() => gate.close())
+  const proxy = await startUnpagedProxy(gate.url)
+  cleanup.push(() => proxy.close())
   const seed = await seedAccount(service.url, { agents: AGENTS, tags: 1 })
-  const t = testCore({ answerPieceItems: PIECE })
+  const t = testCore({ answerPieceItems: 1000, fetchTimeoutMs: 60_000 })
   cleanup.push(() => t.core.dispose())
-  const profile = await t.call('profiles.save', { name: 'Capped', baseUrl: gate.url })
+  const profile = await t.call('profiles.save', { name: 'Without paging', baseUrl: proxy.url })
   await t.call('session.signIn', { profileId: profile.id, email: seed.email, password: seed.password })
   const served = async () => {
     const res = await fetch(`${service.url}/api/v1/agents?take=10000`, {
@@ -55,32 +65,39 @@ async function setUp(): Promise<Setup> {
     })
     return ((await res.json()) as { data: { id: string; name: string }[] }).data
   }
-  return { t, gate, seed, profile, served }
+  return { t, gate, proxy, seed, profile, served }
 }
 
-/**
- * Holds the next list's `n`th page at the gate until `release` (`release(true)` cuts it): before
- * it reaches the server, or (`answered`) once the server answered it, before its answer is relayed.
- */
-function holdPage(gate: GateProxy, n: number, answered = false) {
+/** Holds the next list's answer once 80% of its bytes went on, until `release` (`release(true)` cuts it). */
+async function holdAnswer({ proxy, served }: Setup) {
+  const bytes = Buffer.byteLength(JSON.stringify({ success: true, data: await served() }))
   let release!: (cut?: boolean) => void
   const released = new Promise<boolean>((r) => (release = (cut = false) => r(cut)))
-  let pages = 0
-  let held = false
-  const hold = async (r: GateRequest) => {
-    if (r.method !== 'GET' || r.path !== '/api/v1/agents' || ++pages !== n) return false
-    held = true
-    return released
-  }
-  if (answered) gate.after = async (r) => ((await hold(r)) ? 'drop' : 'relay')
-  else gate.before = async (r) => ((await hold(r)) ? 'drop' : 'forward')
-  return { release, held: () => held }
+  const hold = { path: '/api/v1/agents', bytes: Math.floor(bytes * 0.8), released, held: false }
+  proxy.hold = hold
+  return { release, held: () => hold.held }
 }
 
-/** The first reply to `agents.list`, or 'held' when none came while the second page was held. */
+/** The window API over the core (as deskApiOver), noting when `agents.list` last answered. */
+function windowApi(t: TestCore) {
+  const noted = { answered: false }
+  const api = buildDeskApi(
+    CHANNELS,
+    EVENT_NAMES,
+    async (channel, input) => {
+      const reply = await t.core.invoke(channel, input)
+      if (channel === 'agents.list') noted.answered = true
+      return reply
+    },
+    () => () => undefined
+  ) as DeskApi
+  return { api, noted }
+}
+
+/** The first reply to `agents.list`, or a failure when none came while the answer was held. */
 async function firstReply(t: TestCore): Promise<IpcReply<unknown>> {
   const reply = t.core.invoke('agents.list', {})
-  const late = new Promise<'held'>((r) => setTimeout(() => r('held'), 5_000).unref())
+  const late = new Promise<'held'>((r) => setTimeout(() => r('held'), 10_000).unref())
   const first = await Promise.race([reply, late])
   if (first === 'held') throw new Error('no answer came while the server was still answering')
   return first
@@ -88,14 +105,15 @@ async function firstReply(t: TestCore): Promise<IpcReply<unknown>> {
 
 describe('a list longer than a piece, from a server', () => {
   it('leaves main as it comes: its first pieces while the server still answers, then the rest, in order', async () => {
-    const { t, gate, served } = await setUp()
-    const hold = holdPage(gate, 2)
+    const setup = await setUp()
+    const { t, served } = setup
+    const hold = await holdAnswer(setup)
     const reply = await firstReply(t)
     await waitFor(hold.held)
     if (!reply.ok || !reply.more) throw new Error('a list in pieces was expected')
     // Its count is not known before the end.
     expect(reply.more.count).toBeUndefined()
-    // The first page's pieces are there to take; the next waits for the server.
+    // The first group's pieces are there to take.
     const pieces: AnswerPiece[] = []
     for (let i = 0; i < 2; i++) {
       const r = await t.core.invoke('answers.next', { id: reply.more.id })
@@ -120,7 +138,8 @@ describe('a list longer than a piece, from a server', () => {
   })
 
   it('leaves out an agent deleted while it came, and lists one created offline first (the last piece says so)', async () => {
-    const { t, gate, served } = await setUp()
+    const setup = await setUp()
+    const { t, gate, served } = setup
     expect((await t.call('agents.list')).data).toHaveLength(AGENTS)
     // Created offline with a prompt the server does not have: its replay is refused, so it waits.
     gate.mode = 'down'
@@ -136,13 +155,13 @@ describe('a list longer than a piece, from a server', () => {
     await waitFor(async () => (await t.call('outbox.list'))[0]?.status === 'failed')
     const before = await served()
     const doomed = before[5] as { id: string }
-    // The last page held once the server answered it (a delete before a page is answered shifts
-    // the pages after it: an item at the boundary would never come).
-    const hold = holdPage(gate, 3, true)
-    const api = deskApiOver(t)
+    const hold = await holdAnswer(setup)
+    const { api, noted } = windowApi(t)
     const listing = api.agents.list()
-    await waitFor(hold.held)
-    // Deleted once its page came (its piece may have left already).
+    // Answered while the rest of the server's answer is held.
+    await waitFor(() => noted.answered)
+    expect(hold.held()).toBe(true)
+    // Deleted once the server answered (its piece may have left already).
     expect((await t.call('agents.delete', { id: doomed.id })).status).toBe('done')
     hold.release()
     const listed = await listing
@@ -156,14 +175,17 @@ describe('a list longer than a piece, from a server', () => {
   })
 
   it('broken off while it comes, is asked again by the window API and answered from the cache, offline', async () => {
-    const { t, gate } = await setUp()
-    const api = deskApiOver(t)
+    const setup = await setUp()
+    const { t, gate } = setup
+    const { api, noted } = windowApi(t)
     const first = await api.agents.list()
     expect(first.data).toHaveLength(AGENTS)
-    // The third page: a failure of the second could be the end of a list capped at 100 (capAt).
-    const hold = holdPage(gate, 3)
+    const hold = await holdAnswer(setup)
+    noted.answered = false
     const listing = api.agents.list()
-    await waitFor(hold.held)
+    // Answered while the rest of the server's answer is held.
+    await waitFor(() => noted.answered)
+    expect(hold.held()).toBe(true)
     // Cut, and the server unreachable from then on (every request cut: kept-alive sockets too).
     hold.release(true)
     gate.before = () => 'drop'
@@ -174,9 +196,10 @@ describe('a list longer than a piece, from a server', () => {
   })
 
   it('holds its session until it is written: signed out meanwhile, the cache still gets the whole list', async () => {
-    const { t, gate, seed, profile, served } = await setUp()
-    // The last page held once the server answered it: no request is left to make after sign-out.
-    const hold = holdPage(gate, 3, true)
+    const setup = await setUp()
+    const { t, seed, profile, served } = setup
+    // The rest of the answer comes after sign-out (no request is left to make).
+    const hold = await holdAnswer(setup)
     const reply = await firstReply(t)
     expect(reply.ok && reply.more).toBeTruthy()
     await waitFor(hold.held)

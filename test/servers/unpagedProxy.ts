@@ -9,9 +9,23 @@
 import http from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 
+/**
+ * Holds the next answer to a GET of `path` once `bytes` of its body went on, until `released`
+ * resolves: then the rest goes on, or (`true`) the connection is cut there.
+ */
+export interface BodyHold {
+  path: string
+  bytes: number
+  released: Promise<boolean | void>
+  /** Set once the answer is held. */
+  held?: boolean
+}
+
 export interface QueryProxy {
   /** Base URL without /api/v1. */
   url: string
+  /** The next answer to hold part-way (BodyHold), taken by it. */
+  hold: BodyHold | null
   /** The path and query of each request forwarded, as forwarded. */
   forwarded: string[]
   close(): Promise<void>
@@ -58,6 +72,33 @@ function pacedPipe(from: http.IncomingMessage, to: http.ServerResponse, bytesPer
   from.on('error', () => to.destroy())
 }
 
+/** `from` relayed to `to` until `hold.bytes` went on, then held (BodyHold). */
+function heldPipe(from: http.IncomingMessage, to: http.ServerResponse, hold: BodyHold): void {
+  let sent = 0
+  from.on('data', (chunk: Buffer) => {
+    if (sent >= hold.bytes || sent + chunk.length < hold.bytes) {
+      sent += chunk.length
+      to.write(chunk)
+      return
+    }
+    const cut = hold.bytes - sent
+    sent += chunk.length
+    to.write(chunk.subarray(0, cut))
+    from.pause()
+    hold.held = true
+    void hold.released.then((drop) => {
+      if (drop === true) return void to.socket?.destroy()
+      to.write(chunk.subarray(cut))
+      from.resume()
+    })
+  })
+  from.on('end', () => {
+    if (!from.isPaused()) to.end()
+    else void hold.released.then(() => to.end())
+  })
+  from.on('error', () => to.destroy())
+}
+
 export async function startQueryProxy(
   target: string,
   change: (query: URLSearchParams) => void,
@@ -67,16 +108,30 @@ export async function startQueryProxy(
   const forwarded: string[] = []
   const agent = new http.Agent({ keepAlive: true })
   const sockets = new Set<Socket>()
+  const proxy: QueryProxy = {
+    url: '',
+    forwarded,
+    hold: null,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy()
+        agent.destroy()
+        server.close(() => resolve())
+      })
+  }
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', upstream)
     change(url.searchParams)
     forwarded.push(`${url.pathname}${url.search}`)
+    const hold = proxy.hold?.path === url.pathname && req.method === 'GET' ? proxy.hold : null
+    if (hold) proxy.hold = null
     const forward = http.request(
       url,
       { method: req.method, headers: { ...req.headers, host: upstream.host }, agent },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers)
-        if (opts.bytesPerSecond) pacedPipe(answer, res, opts.bytesPerSecond)
+        if (hold) heldPipe(answer, res, hold)
+        else if (opts.bytesPerSecond) pacedPipe(answer, res, opts.bytesPerSecond)
         else answer.pipe(res)
       }
     )
@@ -89,14 +144,6 @@ export async function startQueryProxy(
     s.on('close', () => sockets.delete(s))
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    forwarded,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy()
-        agent.destroy()
-        server.close(() => resolve())
-      })
-  }
+  proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  return proxy
 }

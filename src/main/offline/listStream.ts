@@ -1,5 +1,6 @@
 /**
- * A list answered as it comes from a server (CachedApi.readList): once more of it is planned
+ * A list answered as it comes from a server, in one answer without paging (CachedApi.readList,
+ * api/listGroups.ts: it is read a group at a time): once more of it is planned
  * against the cache than a piece holds, its items leave main as they are planned, each as the text
  * its row will hold (`ListPlan.planned`), while the rest of the server's answer is still read, so
  * the page parses the first pieces meanwhile, not only once main has the whole list and has

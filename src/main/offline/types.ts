@@ -219,6 +219,8 @@ export interface WriterPage {
   exact?: ((item: { id: string }) => boolean) | undefined
   /** The page's array is the writer's: its items are let go as they are planned (`PageOptions.release`). */
   release?: boolean | undefined
+  /** A part of one answer that holds the whole list (a server without paging, api/endpoints.ts). */
+  whole?: boolean | undefined
 }
 
 /** A list's write as its pages come (CacheStore.listWriter). */
