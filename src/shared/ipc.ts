@@ -16,7 +16,6 @@ import { Tag, TagUpdate, TagColor, TagName } from './tag'
 import { type ApiTokenView, ApiTokenCreate } from './apiToken'
 import { AgentDocument, AgentDocumentCreate, AgentTool, AgentToolCreate } from './links'
 import type { ApiToken } from './apiToken'
-import type { MenuCommandEvent } from './menu'
 import { SettingsPatch, type SettingsState, type UpdateStatus } from './settings'
 import type { PaletteNames } from './palette'
 import { DraftKey, DraftSave, type DraftEntry } from './drafts'
@@ -31,11 +30,13 @@ import {
 } from './transfer'
 
 export * from './results'
+import type { EventName, IpcEvents } from './ipcEvents'
 import {
   OUTBOX_RESOLUTIONS,
   type AboutInfo,
   type AnswerMore,
   type AnswerPiece,
+  type PieceAmends,
   type AppInfo,
   type Capabilities,
   type Connectivity,
@@ -218,32 +219,7 @@ export type IpcReply<T> =
 /** IPC channel name on the wire (namespaced so nothing else can collide). */
 export const wireChannel = (c: Channel) => `agent-desk:${c}`
 
-// ----------------------------------------------------------------------------------------------
-// Main → renderer events: the second small table.
-// ----------------------------------------------------------------------------------------------
-export interface IpcEvents {
-  'session.changed': SessionState
-  'connectivity.changed': Connectivity
-  'outbox.changed': OutboxEntry[]
-  /** A resource changed in main (outbox replay, revalidation): stores refetch it. */
-  'data.changed': { resource: string }
-  /** An application-menu item was chosen (see ./menu): the renderer acts on it. */
-  'menu.command': MenuCommandEvent
-  'settings.changed': SettingsState
-  /** Main asks the window to show a route (e.g. a notification about the outbox was clicked). */
-  navigate: { route: string }
-}
-export type EventName = keyof IpcEvents
-export const EVENT_NAMES: EventName[] = [
-  'session.changed',
-  'connectivity.changed',
-  'outbox.changed',
-  'data.changed',
-  'menu.command',
-  'settings.changed',
-  'navigate'
-]
-export const wireEvent = (e: EventName) => `agent-desk-event:${e}`
+export * from './ipcEvents'
 
 // ----------------------------------------------------------------------------------------------
 // The typed API the preload exposes as `window.agentDesk` (and the harness installs the same way).
@@ -333,27 +309,18 @@ export function buildDeskApi(
           reply = (await invoke('answers.next', { id: whole.id })) as Reply
           continue
         }
-        const piece = reply.value as {
-          items?: unknown[]
-          json?: JsonParts
-          done: boolean
-          first?: JsonParts
-          gone?: string[]
-        }
+        const piece = reply.value as { items?: unknown[]; json?: JsonParts; done: boolean } & PieceAmends
         const next = piece.done ? undefined : invoke('answers.next', { id: whole.id })
         next?.catch(() => undefined) // awaited below: not left unhandled while this piece is read
         const items = piece.json ? itemsOfJson(piece.json) : (piece.items ?? [])
         for (const item of items) whole.data.push(item)
         if (!next) {
           // A list that left main as it came, amended as it ended (PieceAmends).
-          if (piece.gone && piece.gone.length > 0) {
-            const gone = new Set(piece.gone)
-            const kept = whole.data.filter((item) => !gone.has((item as { id?: string }).id as string))
-            ;(whole.value as { data: unknown[] }).data = kept
-            whole.data = kept
+          const gone = new Set(piece.gone ?? [])
+          if (gone.size > 0 || piece.first) {
+            const kept = whole.data.filter((item) => !gone.has((item as { id: string }).id))
+            ;(whole.value as { data: unknown[] }).data = itemsOfJson(piece.first ?? []).concat(kept)
           }
-          if (piece.first && piece.first.length > 0)
-            (whole.value as { data: unknown[] }).data = itemsOfJson(piece.first).concat(whole.data)
           return whole.value
         }
         reply = (await next) as Reply
