@@ -182,7 +182,7 @@ export function createCore(opts: CoreOptions): Core {
   const probe = serverProbe({ session, profiles, timeoutMs: Math.min(3000, fetchTimeoutMs) })
   const writeKit = { requireUserId: (s: Lease) => session.requireUserId(s) }
   const buildOp = (channel: string, args: unknown) => buildWriteOp(channel, args, writeKit)
-  // A list from a server longer than a piece leaves as it comes (offline/listStream.ts).
+  // A list in one answer from a server, past a piece, leaves as it comes (offline/listStream.ts).
   const cached = new CachedApi(
     { connectivity, events: bus, emit, log, streamAfter: pieces.textItems },
     buildOp
