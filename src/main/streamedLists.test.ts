@@ -9,7 +9,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { startService } from '../service'
-import { seedAccount, type SeedResult } from '../../test/bench/seed'
+import { seedAccount, servedAgents, type SeedResult } from '../../test/bench/seed'
 import { startGateProxy, type GateProxy } from '../../test/servers/gateProxy'
 import { startUnpagedProxy, type QueryProxy } from '../../test/servers/unpagedProxy'
 import { tempDir, testCore, waitFor, type TestCore } from '../../test/support/mainCore'
@@ -59,12 +59,7 @@ async function setUp(): Promise<Setup> {
   cleanup.push(() => t.core.dispose())
   const profile = await t.call('profiles.save', { name: 'Without paging', baseUrl: proxy.url })
   await t.call('session.signIn', { profileId: profile.id, email: seed.email, password: seed.password })
-  const served = async () => {
-    const res = await fetch(`${service.url}/api/v1/agents?take=10000`, {
-      headers: { Authorization: `Bearer ${seed.token}` }
-    })
-    return ((await res.json()) as { data: { id: string; name: string }[] }).data
-  }
+  const served = () => servedAgents(service.url, seed.token)
   return { t, gate, proxy, seed, profile, served }
 }
 

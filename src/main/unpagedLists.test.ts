@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { startService } from '../service'
 import { startUnpagedProxy } from '../../test/servers/unpagedProxy'
-import { seedAccount } from '../../test/bench/seed'
+import { seedAccount, servedAgents } from '../../test/bench/seed'
 import { tempDir, testCore } from '../../test/support/mainCore'
 import { wholeReply } from '../../test/support/wholeReply'
 import { LIST_PAGE } from './api/endpoints'
@@ -37,14 +37,6 @@ async function parsing<T>(fn: () => Promise<T>): Promise<{ value: T; parsed: num
   }
 }
 
-/** The service's own list, asked with a `take` that holds it all. */
-async function served(url: string, token: string): Promise<{ id: string; name: string }[]> {
-  const res = await fetch(`${url}/api/v1/agents?take=10000`, {
-    headers: { Authorization: `Bearer ${token}` }
-  })
-  return ((await res.json()) as { data: { id: string; name: string }[] }).data
-}
-
 describe('a long list from a server without paging', () => {
   it('is listed and cached whole, in order, as its pages are read; the same again; a change shows', async () => {
     const service = await startService({
@@ -57,7 +49,7 @@ describe('a long list from a server without paging', () => {
     cleanup.push(() => proxy.close())
     // A page and a half: two groups of one answer, long enough to be read in steps.
     const seed = await seedAccount(service.url, { agents: LIST_PAGE + LIST_PAGE / 2, tags: 2 })
-    const expected = await served(service.url, seed.token)
+    const expected = await servedAgents(service.url, seed.token)
     expect(expected).toHaveLength(LIST_PAGE + LIST_PAGE / 2)
     expect(Buffer.byteLength(JSON.stringify(expected))).toBeGreaterThan(LARGE_ANSWER_BYTES)
 

@@ -249,6 +249,14 @@ export async function seedAccount(baseUrl: string, opts: SeedOptions = {}): Prom
 }
 
 /** Releases the kept-alive sockets of apiCall (lets the process exit). */
+/** The account's agents as the service lists them, asked with a `take` that holds them all. */
+export async function servedAgents(baseUrl: string, token: string): Promise<{ id: string; name: string }[]> {
+  const res = await fetch(`${baseUrl}/api/v1/agents?take=10000`, {
+    headers: { Authorization: `Bearer ${token}` }
+  })
+  return ((await res.json()) as { data: { id: string; name: string }[] }).data
+}
+
 export function closeSeedConnections(): void {
   keepAlive.destroy()
 }

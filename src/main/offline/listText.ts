@@ -141,17 +141,13 @@ export class ComingListText<T = unknown> extends ListText<T> {
    */
   amend(first: readonly string[], gone: readonly string[]): void {
     if (first.length === 0 && gone.length === 0) return
-    const head = first.map((text) => this.transforms.reduce((t, fn) => fn(t), text))
-    this.amended = { first: head, gone: [...gone] }
+    this.amended = { first: first.map((text) => this.transformed(text)), gone: [...gone] }
   }
 
   /** Texts read (in order); none once the list ended (its taker let it go). */
   add(texts: readonly string[]): void {
     if (this.ended) return
-    for (let text of texts) {
-      for (const t of this.transforms) text = t(text)
-      this.arrived.push(text)
-    }
+    for (const text of texts) this.arrived.push(this.transformed(text))
     this.settle()
   }
 
@@ -219,6 +215,12 @@ export class ComingListText<T = unknown> extends ListText<T> {
     this.transforms.push(fn)
     for (let i = 0; i < this.arrived.length; i++) this.arrived[i] = fn(this.arrived[i] as string)
     if (this.amended) this.amended.first = this.amended.first.map(fn)
+  }
+
+  /** `text` with every transform applied (as it may leave main). */
+  private transformed(text: string): string {
+    for (const t of this.transforms) text = t(text)
+    return text
   }
 
   private roomFor(): boolean {
