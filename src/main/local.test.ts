@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { testCore, tempDir, waitFor, type TestCore } from '../../test/support/mainCore'
 import { stoppableServiceThread, stopServiceThreads } from '../../test/support/serviceThread'
-import { LIST_PAGE } from './api/endpoints'
+import { LIST_PAGE } from './api/listPaging'
 
 const cores: TestCore[] = []
 afterEach(async () => {

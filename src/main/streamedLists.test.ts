@@ -14,7 +14,7 @@ import { startGateProxy, type GateProxy } from '../../test/servers/gateProxy'
 import { startUnpagedProxy, type QueryProxy } from '../../test/servers/unpagedProxy'
 import { tempDir, testCore, waitFor, type TestCore } from '../../test/support/mainCore'
 import { wholeReply } from '../../test/support/wholeReply'
-import { LIST_PAGE } from './api/endpoints'
+import { LIST_PAGE } from './api/listPaging'
 import {
   buildDeskApi,
   CHANNELS,

@@ -10,7 +10,7 @@ import { startUnpagedProxy } from '../../test/servers/unpagedProxy'
 import { seedAccount, servedAgents } from '../../test/bench/seed'
 import { tempDir, testCore } from '../../test/support/mainCore'
 import { wholeReply } from '../../test/support/wholeReply'
-import { LIST_PAGE } from './api/endpoints'
+import { LIST_PAGE } from './api/listPaging'
 import { LARGE_ANSWER_BYTES } from './api/largeAnswer'
 import type { AnswerPiece, IpcReply } from '../shared/ipc'
 

@@ -11,6 +11,7 @@ import type { Call, Transport } from './transport'
 import { LATER_GROUP, type KnownPages, type ListGroups } from './listGroups'
 import { answerDigest, foundAsIs, markAnswer, pagesDigest, readAsIs } from './answerDigest'
 import { nextTurn } from '../turn'
+import { capAt, LIST_PAGE, LIST_PAGING, LIST_PARSE_STEP, NOTHING_THERE, PAGING_REFUSED } from './listPaging'
 
 export function isEmptyObject(v: unknown): boolean {
   return isRecord(v) && Object.keys(v).length === 0
@@ -49,34 +50,6 @@ export function acceptedWithoutAnswer(what: string): AppError {
     message: `The server accepted the new ${what} without sending it back: the list is refreshed to show it`
   })
 }
-
-/**
- * The capability remembered for list paging, and the page size. Pages once had to be small for
- * main's sake (a page's JSON.parse, token search and digest were one block: 15–38 ms for 2,000
- * agents, so pages were of 1,000); a page of 2 MiB or more is now read, searched and hashed in
- * steps while it arrives (largeAnswer.ts), like a whole list from a server without paging. So the
- * size is set by the server's cost of a page: each page is a request of its own, and the next is
- * asked for only once this one came. Measured on 10,000 agents from the embedded service (same
- * run, 2026-11-28): pages of 1,000 took 465 ms, of 2,500 324, of 5,000 297, of 10,000 329, beside
- * 267–296 ms for one fetch and `JSON.parse` of the whole list; the longest block of main 28–36 ms,
- * 61 at 10,000. At most the local service's largest `take` (10,000). The Local workspace too:
- * its service, on a thread of its own, makes the next page meanwhile.
- */
-export const LIST_PAGING = 'lists.paging'
-export const LIST_PAGE = 5_000
-/** Items validated between two turns of the event loop (parseList). */
-export const LIST_PARSE_STEP = 500
-/**
- * Whether a first page that came shorter than asked for may have been cut at the server's cap
- * (`take` limited to, say, 100 or 1,000), not at the list's end: a round count, 20 or more. The
- * next page is then asked for too (the one request this costs when the list did end there), until
- * the server has once given a whole page of LIST_PAGE. Where the spec shows no paging, the origin
- * has none and the local service gives up to 10,000 a page, a server that pages and caps still
- * has its whole list read.
- */
-export const capAt = (n: number): boolean => n >= 20 && n % 5 === 0
-/** Answers that mean "not these query parameters" (a strict server). */
-const PAGING_REFUSED = new Set([400, 422])
 
 /** One page of a list as `pages` hands it on. */
 export interface ListPage {
@@ -250,7 +223,8 @@ export function endpoints(t: Transport) {
     // What a full page holds: `page`, or less where the server gives at most so many (a cap).
     let size = page
     // The page asked for may be past the list's end: the one before it came short, of a length
-    // that may be the server's cap (capAt). It fails or comes empty: the list was whole.
+    // that may be the server's cap (capAt). It comes empty or refused (NOTHING_THERE): the list
+    // was whole. Any other failure is thrown: the list may go on past it.
     let pastEnd = false
     // A full new page means there may be more: the next one is asked for before this one is
     // validated, so that the server prepares (and the network carries) it meanwhile.
@@ -260,7 +234,7 @@ export function endpoints(t: Transport) {
       try {
         data = await (next ?? ask(skip))
       } catch (e) {
-        if (pastEnd) return
+        if (pastEnd && AppError.is(e) && NOTHING_THERE.has(e.status ?? 0)) return
         if (skip > 0 || !AppError.is(e) || !PAGING_REFUSED.has(e.status ?? 0)) throw e
         caps.set(LIST_PAGING, 'not_offered')
         return once()

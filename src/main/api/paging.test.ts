@@ -8,11 +8,16 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startService } from '../../service'
-import { startScriptedServer, type ScriptedServer } from '../../../test/servers/scriptedServer'
+import {
+  startScriptedServer,
+  type ScriptedAnswer,
+  type ScriptedServer
+} from '../../../test/servers/scriptedServer'
 import { startQueryProxy, type QueryProxy } from '../../../test/servers/unpagedProxy'
 import { createApiClient, memoryCapabilityStore, type ApiClientOptions } from './client'
 import { z } from 'zod'
-import { capAt, endpoints, LIST_PAGE, LIST_PAGING, LIST_PARSE_STEP } from './endpoints'
+import { endpoints } from './endpoints'
+import { capAt, LIST_PAGE, LIST_PAGING, LIST_PARSE_STEP } from './listPaging'
 import { createTransport } from './transport'
 import { answerDigest, digestOf, readAsIs } from './answerDigest'
 import { Agent } from '../../shared/agent'
@@ -298,6 +303,47 @@ describe('paged lists against servers that do not page', () => {
     expect(await api.agents.list()).toHaveLength(4)
     expect(caps.get(LIST_PAGING)).toBe('not_offered')
     expect(server.requests.map((r) => r.query)).toEqual(['?skip=0&take=3', ''])
+  })
+})
+
+describe('a page past a capped first page', () => {
+  let server: ScriptedServer
+  beforeAll(async () => {
+    server = await startScriptedServer()
+  })
+  afterAll(async () => server.close())
+
+  // A first page of 20 (capAt: perhaps the server's cap), then `second` for every later request.
+  const listWith = async (second: ScriptedAnswer) => {
+    server.requests.length = 0
+    server.queue.push(
+      server.json(200, { success: true, data: Array.from({ length: 20 }, (_, i) => agent(i)) })
+    )
+    server.fallback = second
+    const api = createApiClient({
+      baseUrl: server.url,
+      getToken: () => 'tok-123456789',
+      capabilities: memoryCapabilityStore()
+    })
+    return api.agents.list()
+  }
+
+  it.each([404, 400, 416])('refused (%i): the list ended at the first page', async (status) => {
+    const list = await listWith(server.json(status, { success: false, error: 'nothing there' }))
+    expect(list).toHaveLength(20)
+    expect(server.requests.map((r) => r.query)).toEqual([
+      `?skip=0&take=${LIST_PAGE}`,
+      `?skip=20&take=${LIST_PAGE}`
+    ])
+  })
+
+  it.each([
+    ['no answer', 'destroy' as const, 'network'],
+    ['a server error', { status: 503, body: 'busy' }, 'server'],
+    ['signed out', { status: 401, body: '{"success":false,"error":"expired"}' }, 'unauthorized']
+  ])('%s: a failure, not a list cut short at the first page', async (_, second, kind) => {
+    await expect(listWith(second)).rejects.toMatchObject({ kind })
+    expect(server.requests[1]?.query).toBe(`?skip=20&take=${LIST_PAGE}`)
   })
 })
 

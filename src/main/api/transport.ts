@@ -48,7 +48,7 @@ export interface ApiClientOptions {
   firstByteTimeoutMs?: number
   /** Told when a request starts; calls the returned function when it ends (the "not answering" badge). */
   onRequest?: () => () => void
-  /** Items per page where the server pages lists (endpoints.ts). Default LIST_PAGE (5,000). */
+  /** Items per page where the server pages lists (listPaging.ts). Default LIST_PAGE (5,000). */
   listPageSize?: number
   /**
    * Larger answers fail with 'too_large'. Default 256 MiB: a server without paging answers a list of
