@@ -143,12 +143,13 @@ export class CachedApi {
     // what is stored is then not the items as they came).
     if (!opts.view)
       page.known = {
-        expects: () => (writer ??= start()).list.expects(),
+        expects: (k) => (writer ??= start()).list.expects(k),
         take: (digest, count) => {
           const w = (writer ??= start())
-          const took = w.list.takeKnown(digest, count)
-          if (took) feed(w)
-          return took
+          const from = w.list.order.length
+          if (!w.list.takeKnown(digest, count)) return null
+          if (count !== undefined) feed(w) // a group of a list in one answer
+          return { count: w.list.order.length - from, first: w.list.order[from] }
         }
       }
     const fetched = fetch(page)

@@ -7,8 +7,8 @@ import { z } from 'zod'
 import { AppError } from '../../shared/errors'
 import { asIsCheck } from '../../shared/fields'
 import { isRecord } from './normalize'
-import type { Call, Transport } from './transport'
-import { LATER_GROUP, type KnownPages, type ListGroups } from './listGroups'
+import { TakenAnswer, type Call, type KnownAnswer, type Transport } from './transport'
+import { LATER_GROUP, type KnownPage, type KnownPages, type ListGroups } from './listGroups'
 import { answerDigest, foundAsIs, markAnswer, pagesDigest, readAsIs } from './answerDigest'
 import { nextTurn } from '../turn'
 import { capAt, LIST_PAGE, LIST_PAGING, LIST_PARSE_STEP, NOTHING_THERE, PAGING_REFUSED } from './listPaging'
@@ -74,7 +74,8 @@ export type PageTaker<T> = ((items: T[], page: ListPage) => Promise<void>) & { k
 
 /** The endpoint helpers over one transport. */
 export function endpoints(t: Transport) {
-  const request = (call: Call, groups?: ListGroups) => t.request(call, groups)
+  const request = (call: Call, groups?: ListGroups, known?: KnownAnswer<KnownPage>) =>
+    t.request(call, groups, known)
 
   function parseOne<S extends z.ZodType<Record<string, unknown>>>(
     schema: S,
@@ -160,7 +161,8 @@ export function endpoints(t: Transport) {
    * capped page at a time (capAt). The next page is asked for before `onPage` takes this one.
    * A whole list in one long answer goes to `onPage` a page's worth at a time as it arrives
    * (listGroups.ts), each such group a page of its own; a group whose items read as themselves
-   * (readAsIs) and that `onPage.known` takes by its digest is not parsed, nor handed to `onPage`.
+   * (readAsIs) and that `onPage.known` takes by its digest is not parsed, nor handed to `onPage`;
+   * nor is such a page of a paged list (read whole once it came, transport.ts' KnownAnswer).
    */
   async function pages<S extends z.ZodType>(
     op: string,
@@ -190,8 +192,8 @@ export function endpoints(t: Transport) {
         await take(items, true)
       }
     }
-    // Taken by their digests where the answer is the whole list (no paging): a page of a paged
-    // list is never handed on in groups, so its reading waits for no digest.
+    // Taken by their digests where the answer is the whole list (no paging), in groups; a page of
+    // a paged list, whole (knownPage below).
     const known = onPage.known
     const wholeGroups: ListGroups = known
       ? {
@@ -199,9 +201,9 @@ export function endpoints(t: Transport) {
           known: {
             expects: () => known.expects(),
             take: (digest, count) => {
-              if (!readAsIs(schema, digest) || !known.take(digest, count)) return false
-              grouped = true
-              return true
+              const took = readAsIs(schema, digest) ? known.take(digest, count) : null
+              if (took) grouped = true
+              return took
             }
           }
         }
@@ -215,10 +217,23 @@ export function endpoints(t: Transport) {
     const firstId = (items: unknown[]) => (isRecord(items[0]) ? items[0].id : undefined)
     let first: unknown
     let firstLength = 0
+    // Page k the taker may know (the same page of the answer it stored last): read whole, and taken
+    // by its digest, unparsed, once the pages before it were taken (`taken`).
+    let asked = 0
+    let taken: Promise<void> = Promise.resolve()
+    const knownPage = (k: number): KnownAnswer<KnownPage> | undefined =>
+      known && {
+        expected: () => known.expects(k),
+        take: async (digest) => {
+          await taken
+          return readAsIs(schema, digest) ? known.take(digest) : null
+        }
+      }
     const ask = (skip: number) =>
       request(
         { ...base, query: { ...query, skip: String(skip), take: String(page) } },
-        skip === 0 ? groups : undefined
+        skip === 0 ? groups : undefined,
+        knownPage(asked++)
       )
     // What a full page holds: `page`, or less where the server gives at most so many (a cap).
     let size = page
@@ -244,37 +259,41 @@ export function endpoints(t: Transport) {
         caps.set(LIST_PAGING, 'not_offered') // page one held the whole list, and went on in groups
         return
       }
-      if (pastEnd && (!Array.isArray(data) || data.length === 0)) return
+      // Taken as the page the taker knows: its length and first id.
+      const knew = data instanceof TakenAnswer ? (data.value as KnownPage) : null
+      const length = knew ? knew.count : Array.isArray(data) ? data.length : 0
+      if (pastEnd && length === 0) return
       pastEnd = false
-      if (!Array.isArray(data)) return void (await parseItems(schema, data, what)) // throws the protocol error
-      if (skip === 0) [first, firstLength] = [firstId(data), data.length]
-      else if (data.length > 0 && firstId(data) === first) {
+      if (!knew && !Array.isArray(data)) return void (await parseItems(schema, data, what)) // throws the protocol error
+      const firstOf = knew ? knew.first : firstId(data as unknown[])
+      if (skip === 0) [first, firstLength] = [firstOf, length]
+      else if (length > 0 && firstOf === first) {
         caps.set(LIST_PAGING, 'not_offered') // `skip` was ignored: page one again
         // A whole page of `take` may not be the whole list (`take` honoured): it is read whole,
         // what came on page one kept once.
         if (firstLength >= page) await take(await request(query ? { ...base, query } : base), false)
         return
       }
-      if (skip === 0 && data.length > page) {
+      if (skip === 0 && length > page) {
         caps.set(LIST_PAGING, 'not_offered')
-        return take(data, true)
+        return knew ? undefined : take(data, true)
       }
-      const full = data.length >= size
-      if (!full && skip === 0 && capAt(data.length) && caps.get(LIST_PAGING) !== 'offered') {
-        size = data.length
+      const full = length >= size
+      if (!full && skip === 0 && capAt(length) && caps.get(LIST_PAGING) !== 'offered') {
+        size = length
         pastEnd = true
       }
       if (full || pastEnd) {
-        next = ask(skip + data.length)
+        next = ask(skip + length)
         next.catch(() => undefined) // awaited (and its failure thrown) on the next turn of the loop
       }
-      await take(data, false)
+      if (!knew) await (taken = take(data, false))
       if (!full && !pastEnd) {
         // Full pages of `page` came: the server pages lists and gives as many as asked for.
         if (skip > 0 && size === page) caps.set(LIST_PAGING, 'offered')
         return
       }
-      skip += data.length
+      skip += length
     }
   }
 

@@ -82,6 +82,11 @@ export interface SendOptions {
   agents: Agents
   /** Where a long answer's list goes a group at a time as it is read (largeAnswer.ts). */
   groups?: GroupSink
+  /**
+   * Asked as a success's answer begins: whether it is read whole once it has come, not in steps
+   * as it arrives (its caller may know it by its digest: transport.ts' KnownAnswer).
+   */
+  readWhole?: () => boolean
 }
 
 export interface Agents {
@@ -267,7 +272,13 @@ export function send(opts: SendOptions): Promise<RawResponse> {
           }
           const chunks: Buffer[] = []
           const status = res.statusCode ?? 0
-          if (status >= 200 && status < 300 && Number.isFinite(declared) && declared >= LARGE_ANSWER_BYTES)
+          if (
+            status >= 200 &&
+            status < 300 &&
+            Number.isFinite(declared) &&
+            declared >= LARGE_ANSWER_BYTES &&
+            opts.readWhole?.() !== true
+          )
             arriving = new ArrivingBody(declared)
           const read =
             arriving && parseJsonInSteps(arriving, undefined, undefined, opts.groups).catch(() => undefined)

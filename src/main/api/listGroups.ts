@@ -22,10 +22,23 @@ import type { GroupSink } from './largeAnswer'
  * pages of the answer it stored last: offline/listWriter.ts).
  */
 export interface KnownPages {
-  /** Whether the next page may be one it knows (its bytes are then kept unparsed until their digest is known). */
-  expects(): boolean
-  /** Takes the next page as the one it knows by this digest, of `count` items, if it can: whether it did. */
-  take(digest: string, count: number): boolean
+  /**
+   * Whether the next page (or page `page`, counted from 0) may be one it knows (its bytes are then
+   * kept unparsed until their digest is known).
+   */
+  expects(page?: number): boolean
+  /**
+   * Takes the next page as the one it knows by this digest, if it can: what it took, or null. With
+   * `count`, a group of a list in one answer of that many items; without, a page of a paged list
+   * (of as many as the page it knows).
+   */
+  take(digest: string, count?: number): KnownPage | null
+}
+
+/** A page taken by its digest (KnownPages): its items and the first one's id. */
+export interface KnownPage {
+  count: number
+  first: string | undefined
 }
 
 /** Items in each later group of a long answer (`ListGroups.later`, endpoints.ts). */
@@ -88,7 +101,7 @@ export class GroupStream implements GroupSink {
     return this.going(async () => {
       const digest = await this.digest(text)
       if (this.closed) throw new Closed()
-      if (digest === undefined || this.to.known?.take(digest, count) !== true) {
+      if (digest === undefined || !this.to.known?.take(digest, count)) {
         this.asked = { digest }
         return false
       }

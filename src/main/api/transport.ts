@@ -123,9 +123,27 @@ export interface Transport {
   /**
    * Performs a call; returns the envelope's `data` (undefined becomes null). Throws AppError. A
    * long list's items may go to `groups` a group at a time as they arrive (listGroups.ts), every
-   * one of them: it then returns null.
+   * one of them: it then returns null. An answer `known` takes by its digest is not parsed: it
+   * then returns a TakenAnswer.
    */
-  request(call: Call, groups?: ListGroups): Promise<unknown>
+  request(call: Call, groups?: ListGroups, known?: KnownAnswer<unknown>): Promise<unknown>
+}
+
+/**
+ * An answer its caller may know by the digest of its body (a page of a list, the same page as the
+ * cache stored last): where `expected()` as it begins, a success is read whole once it has come and
+ * not in steps as it arrives; where its bytes cannot hold the token, `take` is given their digest
+ * (answerDigest.ts), and what it takes is not parsed at all.
+ */
+export interface KnownAnswer<R> {
+  expected(): boolean
+  /** What it took (null: not this answer). */
+  take(digest: string): Promise<R | null>
+}
+
+/** What a request answers when its KnownAnswer took the answer (`value`: what `take` gave). */
+export class TakenAnswer<R> {
+  constructor(readonly value: R) {}
 }
 
 export function createTransport(opts: ApiClientOptions): Transport {
@@ -148,7 +166,8 @@ export function createTransport(opts: ApiClientOptions): Transport {
     call: Call,
     headers: Record<string, string>,
     body: string | undefined,
-    groups: GroupStream | undefined
+    groups: GroupStream | undefined,
+    known: KnownAnswer<unknown> | undefined
   ) {
     const url = new URL(`${baseUrl}/api/v1${call.path}`)
     for (const [k, v] of Object.entries(call.query ?? {})) url.searchParams.set(k, v)
@@ -175,6 +194,7 @@ export function createTransport(opts: ApiClientOptions): Transport {
         if (signal) sendOpts.signal = signal
         if (body !== undefined) sendOpts.body = body
         if (groups) sendOpts.groups = groups
+        if (known) sendOpts.readWhole = () => known.expected()
         return await send(sendOpts)
       } catch (err) {
         const retry =
@@ -217,23 +237,24 @@ export function createTransport(opts: ApiClientOptions): Transport {
   }
 
   /** Performs a call (Transport.request). */
-  async function request(call: Call, groups?: ListGroups): Promise<unknown> {
+  async function request(call: Call, groups?: ListGroups, known?: KnownAnswer<unknown>): Promise<unknown> {
+    const reading = { groups, known }
     const extra = isExtraOperation(call.op) ? call.op : null
     if (extra && caps.get(extra) === 'not_offered') throw notOffered(extra)
     // A write carries one Idempotency-Key, the same on every attempt (either header spelling).
     const key = call.method !== 'GET' ? (call.idempotencyKey ?? nextIdempotencyKey()) : null
-    if (!call.auth) return attempt(call, extra, null, key, groups)
+    if (!call.auth) return attempt(call, extra, null, key, reading)
     const token = tokenFor()
     const spelling = authHeader.get()
     try {
-      return await attempt(call, extra, { name: spelling, token }, key, groups)
+      return await attempt(call, extra, { name: spelling, token }, key, reading)
     } catch (e) {
       if (!(AppError.is(e) && e.kind === 'unauthorized')) throw e
       // Refused as not authenticated under `Authorization`: once, the document's spelling alone.
       if (spelling === 'Authorization') {
         let retried: unknown
         try {
-          retried = await attempt(call, extra, { name: 'Autorization', token }, key, groups)
+          retried = await attempt(call, extra, { name: 'Autorization', token }, key, reading)
         } catch (e2) {
           if (AppError.is(e2) && e2.kind !== 'unauthorized') throw e2
           opts.onUnauthorized?.(e)
@@ -253,7 +274,7 @@ export function createTransport(opts: ApiClientOptions): Transport {
     extra: ExtraOperation | null,
     auth: { name: AuthHeaderName; token: string } | null,
     key: string | null,
-    groups: ListGroups | undefined
+    { groups, known }: { groups: ListGroups | undefined; known: KnownAnswer<unknown> | undefined }
   ): Promise<unknown> {
     const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': 'AgentDesk' }
     // The token this request carries: masked out of whatever the server answers (a server or a
@@ -273,12 +294,20 @@ export function createTransport(opts: ApiClientOptions): Transport {
     const stream = groups && new GroupStream(groups, call.op.startsWith('apiTokens.') ? [] : secrets)
     let raw: RawResponse
     try {
-      raw = await exchange(call, headers, body, stream)
+      raw = await exchange(call, headers, body, stream, known)
     } catch (e) {
       await stream?.close() // thrown once the group going on (if any) has gone
       throw e
     }
     const ok2xx = raw.status >= 200 && raw.status < 300
+    // Read whole (not in steps as it came): perhaps the answer `known` knows.
+    if (known && ok2xx && raw.read === undefined && known.expected()) {
+      const bytes = [raw.body]
+      if (!(await bytesMayHold(bytes, secrets))) {
+        const taken = await known.take(await digestInSteps(bytes))
+        if (taken !== null) return new TakenAnswer(taken)
+      }
+    }
 
     // `read`: a long answer read as it arrived (its body not joined here: see http.ts).
     if (ok2xx && (raw.read !== undefined || raw.body.length >= LARGE_ANSWER_BYTES)) {

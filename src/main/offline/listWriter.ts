@@ -119,18 +119,19 @@ export function openListWriter(d: ListWriterDeps): ListWriter {
     const from = stored.pages[k - 1]?.end ?? 0
     return { ids: stored.ids.slice(from, end.end), texts: stored.texts.slice(from, end.end), last: end.last }
   }
-  /** Whether the next page may be taken by its digest: one of the answer stored last was answered there. */
-  const expects = () =>
-    !broken && remembered?.stored?.pages[digests.length] !== undefined && memory.writes === writesBefore
+  /** Whether page k may be taken by its digest: one of the answer stored last was answered there. */
+  const expects = (k = digests.length) =>
+    !broken && remembered?.stored?.pages[k] !== undefined && memory.writes === writesBefore
   /**
    * The next page, known by its digest to be the same page of the answer stored last, taken as
    * answered then (its items never parsed), where nothing was written since: whether it was.
    */
-  const takeKnown = (digest: string, count: number): boolean => {
+  const takeKnown = (digest: string, count?: number): boolean => {
     const k = digests.length
     if (broken || !sameAnswer(k, digest)) return false
     const stored = storedPage(k)
-    if (stored?.ids.length !== count || !plan.addKnown(stored)) return false
+    if (!stored || (count !== undefined && stored.ids.length !== count) || !plan.addKnown(stored))
+      return false
     digests.push(digest)
     return true
   }

@@ -227,13 +227,17 @@ export interface WriterPage {
 export interface ListWriter {
   /** Plans a page against the cache (every item checked: throws for one it cannot keep). */
   add(items: readonly unknown[], page?: WriterPage): Promise<void>
-  /** Whether the next page may be one of the answer stored last, to be taken by its digest (`takeKnown`). */
-  expects(): boolean
+  /**
+   * Whether the next page (or page `page`, counted from 0) may be one of the answer stored last,
+   * to be taken by its digest (`takeKnown`).
+   */
+  expects(page?: number): boolean
   /**
    * Takes the next page as the same page of the answer stored last (known by the digest of its
-   * bytes, of `count` items), its items never read, if nothing was written since: whether it did.
+   * bytes; of `count` items where given), its items never read, if nothing was written since:
+   * whether it did.
    */
-  takeKnown(digest: string, count: number): boolean
+  takeKnown(digest: string, count?: number): boolean
   /**
    * Writes the list: `first`, items to list before the pages' (planned now), and `leaveOut`, ids
    * to leave out (deleted while the pages came). Each item's row as JSON text, in order.
