@@ -144,11 +144,12 @@ export class CachedApi {
     if (!opts.view)
       page.known = {
         expects: (k) => (writer ??= start()).list.expects(k),
-        take: (digest, count) => {
+        next: () => (writer ??= start()).list.expected(),
+        take: (digest, { whole, count }) => {
           const w = (writer ??= start())
           const from = w.list.order.length
           if (!w.list.takeKnown(digest, count)) return null
-          if (count !== undefined) feed(w) // a group of a list in one answer
+          if (whole) feed(w)
           return { count: w.list.order.length - from, first: w.list.order[from] }
         }
       }

@@ -37,6 +37,22 @@ export async function digestInSteps(
   return hash.digest('base64')
 }
 
+/**
+ * The digest of a group of a long answer's list (listGroups.ts) with the group's length in bytes
+ * before it (`bytes:digest`): the same group in the next answer is then looked for by its length,
+ * with none of its elements scanned (largeAnswer.ts, `knownBytes`).
+ */
+export async function sizedDigest(text: readonly Uint8Array[]): Promise<string> {
+  const bytes = text.reduce((n, t) => n + t.length, 0)
+  return `${bytes}:${await digestInSteps(text)}`
+}
+
+/** The length in bytes a sized digest tells (none for another digest). */
+export function digestBytes(digest: string | undefined): number | undefined {
+  const m = digest === undefined ? null : /^(\d+):/.exec(digest)
+  return m ? Number(m[1]) : undefined
+}
+
 /** Marks `value` as read from an answer with this digest (no mark when `digest` is undefined). */
 export function markAnswer<T extends object>(value: T, digest: string | undefined): T {
   if (digest !== undefined) digests.set(value, digest)

@@ -200,8 +200,9 @@ export function endpoints(t: Transport) {
           ...groups,
           known: {
             expects: () => known.expects(),
-            take: (digest, count) => {
-              const took = readAsIs(schema, digest) ? known.take(digest, count) : null
+            next: () => known.next?.(),
+            take: (digest, of) => {
+              const took = readAsIs(schema, digest) ? known.take(digest, of) : null
               if (took) grouped = true
               return took
             }
@@ -226,7 +227,7 @@ export function endpoints(t: Transport) {
         expected: () => known.expects(k),
         take: async (digest) => {
           await taken
-          return readAsIs(schema, digest) ? known.take(digest) : null
+          return readAsIs(schema, digest) ? known.take(digest, { whole: false }) : null
         }
       }
     const ask = (skip: number) =>

@@ -196,9 +196,16 @@ export interface GroupSink {
   /**
    * The group that ends here (`count` elements read from `text`, as `take`), taken as it is with
    * no element parsed, if the sink knows it: whether it did. Asked of a group `expects` was true
-   * for; one not taken is parsed then, and handed to `take`.
+   * for; one not taken is parsed then, and handed to `take`. Without `count`: the bytes of the
+   * length `knownBytes` gave, followed by a comma or the array's end, not scanned; not taken, the
+   * group is scanned from its start.
    */
-  known?(text: readonly Buffer[], count: number, last: boolean): Promise<boolean>
+  known?(text: readonly Buffer[], count: number | undefined, last: boolean): Promise<boolean>
+  /**
+   * The length in bytes of the group beginning now, where it may be one the sink knows by them
+   * (expects): they are asked about (`known`) before any element is scanned.
+   */
+  knownBytes?(): number | undefined
 }
 
 /** Past the spaces from `from`: where the next byte is, and the byte (END past a whole body). */
@@ -236,7 +243,44 @@ async function readArray(s: Source, i: number, steps: Steps, sink?: GroupSink): 
       parse(start, end)
     }
   }
+  /**
+   * The group beginning at `groupAt` looked for by its length (knownBytes) where the sink may know
+   * it: 'none' where it gave none; 'other' where those bytes are not the group it knows (it is then
+   * scanned and parsed); else the group was taken, and 'more' or 'last' follows.
+   */
+  const byLength = async (): Promise<'none' | 'other' | 'more' | 'last'> => {
+    const bytes = sink?.knownBytes?.()
+    if (bytes === undefined || !sink?.known) return 'none'
+    const from = groupAt
+    // Waited for up to the byte past them (not `until`'s doubling: asked about as soon as they came).
+    await s.more(from + bytes + 1)
+    const after = await until(
+      s,
+      () => from + bytes,
+      () => {
+        const next = skipSpace(s, from + bytes)
+        return { next, c: peek(s, next) }
+      }
+    )
+    if (after.c !== COMMA && after.c !== CLOSE_ARRAY) return 'other'
+    const last = after.c === CLOSE_ARRAY
+    if (!(await sink.known(pieces(s, from, from + bytes), undefined, last))) return 'other'
+    handed = true
+    at = last ? after.next : (await nextByte(s, after.next + 1)).at
+    return last ? 'last' : 'more'
+  }
   for (;;) {
+    if (unparsed?.length === 0 && inGroup === 0) {
+      const found = await byLength()
+      if (found === 'last') return { value: items, end: at + 1 }
+      if (found === 'more') {
+        ;[items, groupAt, unparsed] = [[], at, sink?.expects?.() ? [] : null]
+        s.forget?.(groupAt)
+        await steps.yieldNow()
+        continue
+      }
+      if (found === 'other') unparsed = null
+    }
     // One batch: its elements scanned from `start`; `at` moves past each one wholly scanned.
     const start = at
     let end = at

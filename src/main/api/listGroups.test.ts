@@ -159,7 +159,7 @@ describe("a root object's long array, handed on in groups as it is read", () => 
           const text = JSON.stringify({ success: true, data }, null, ' ')
           const modeOf = (g: number) => modes[g % modes.length] as Mode
           let group = 0 // the group being read
-          const asked: { g: number; text: string; count: number; last: boolean }[] = []
+          const asked: { g: number; text: string; count: number | undefined; last: boolean }[] = []
           const taken: { g: number; items: unknown[]; last: boolean }[] = []
           const sink: GroupSink = {
             size,
@@ -204,6 +204,85 @@ describe("a root object's long array, handed on in groups as it is read", () => 
             } else expect(take).toEqual({ g, items: slice(g), last })
           }
           expect(value.data).toEqual(modeOf(groups - 1) === 'known' ? [] : slice(groups - 1))
+        }
+      ),
+      { numRuns: 300 }
+    )
+  })
+
+  it('a group the sink knows by its length is asked about before it is scanned; a wrong length is scanned then', async () => {
+    // 'parsed': not expected; 'sized': its own length; 'changed': its own length, not known
+    // (another group of that length); 'off': a wrong length.
+    type Mode = 'parsed' | 'sized' | 'changed' | 'off'
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 2, max: 50 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 1, max: 80 }),
+        fc.array(fc.constantFrom<Mode>('parsed', 'sized', 'changed', 'off'), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 5 }),
+        fc.integer({ min: -3, max: 3 }).filter((d) => d !== 0),
+        async (n, size, batchBytes, modes, sizes, off) => {
+          fc.pre(n > size)
+          vi.restoreAllMocks()
+          const data = Array.from({ length: n }, (_, i) => ({ id: `<${i}>`, n: [i] }))
+          const text = JSON.stringify({ success: true, data }, null, ' ')
+          // Each group's own bytes, as a first read hands them on.
+          const own: string[] = []
+          await readArriving(
+            text,
+            sizes,
+            batchBytes,
+            {
+              size,
+              wants: (k) => k === 'data',
+              take: async (_items, bytes) => void own.push(Buffer.concat(bytes).toString('utf8'))
+            },
+            0
+          )
+          const modeOf = (g: number) => modes[g % modes.length] as Mode
+          let group = 0
+          const asked: { g: number; count: number | undefined }[] = []
+          const taken: { g: number; items: unknown[]; last: boolean }[] = []
+          const sink: GroupSink = {
+            size,
+            wants: (k) => k === 'data',
+            expects: () => modeOf(group) !== 'parsed',
+            knownBytes: () => {
+              const bytes = Buffer.byteLength(own[group] as string)
+              return modeOf(group) === 'off' ? Math.max(0, bytes + off) : bytes
+            },
+            known: async (bytes, count, last) => {
+              asked.push({ g: group, count })
+              const same = Buffer.concat(bytes).toString('utf8') === own[group]
+              if (modeOf(group) !== 'sized' || !same) return false
+              expect(count).toBeUndefined()
+              expect(last).toBe(group === own.length - 1)
+              group++
+              return true
+            },
+            take: async (items, _text, last) => {
+              taken.push({ g: group++, items, last })
+            }
+          }
+          const parsed = parsedTexts()
+          const read = await readArriving(text, sizes, batchBytes, sink, 0)
+          vi.restoreAllMocks()
+          const value = (read as { value: { data: unknown[] } }).value
+          const slice = (g: number) => data.slice(g * size, (g + 1) * size)
+          for (let g = 0; g < own.length; g++) {
+            const mode = modeOf(g)
+            const last = g === own.length - 1
+            const take = taken.find((t) => t.g === g)
+            if (mode === 'sized') {
+              // Asked about by its length alone, taken, none of it parsed.
+              expect(asked.filter((a) => a.g === g)).toEqual([{ g, count: undefined }])
+              expect(take).toBeUndefined()
+              for (const item of slice(g)) expect(parsed.some((p) => p.includes(`"${item.id}"`))).toBe(false)
+            } else expect(take).toEqual({ g, items: slice(g), last })
+            if (mode === 'changed') expect(asked.filter((a) => a.g === g)).toEqual([{ g, count: undefined }])
+          }
+          expect(value.data).toEqual(modeOf(own.length - 1) === 'sized' ? [] : slice(own.length - 1))
         }
       ),
       { numRuns: 300 }
@@ -314,7 +393,7 @@ describe('a whole list in one long answer, through the transport to `pages`', ()
     let asked = 0
     const known: KnownPages = {
       expects: () => ++asked > 0 && digests.size > 0,
-      take: (digest, n = 0) =>
+      take: (digest, { count: n = 0 }) =>
         digests.has(digest) && took.push({ digest, count: n }) ? { count: n, first: undefined } : null
     }
     // The server found not to page by the first read (its answer went on in groups): asked whole next.

@@ -14,7 +14,7 @@
  * and a failure is the list's: the taker sees it as a page that did not come.
  */
 import { bytesMayHold, maskSecretsInSteps } from '../mask'
-import { digestInSteps, markAnswer } from './answerDigest'
+import { digestBytes, markAnswer, sizedDigest } from './answerDigest'
 import type { GroupSink } from './largeAnswer'
 
 /**
@@ -27,12 +27,14 @@ export interface KnownPages {
    * kept unparsed until their digest is known).
    */
   expects(page?: number): boolean
+  /** The digest the next page had when it may be one it knows (sized, for a group: sizedDigest). */
+  next?(): string | undefined
   /**
-   * Takes the next page as the one it knows by this digest, if it can: what it took, or null. With
-   * `count`, a group of a list in one answer of that many items; without, a page of a paged list
-   * (of as many as the page it knows).
+   * Takes the next page as the one it knows by this digest, if it can: what it took, or null.
+   * `whole`: a group of a list in one answer (of `count` items, where they were counted); else a
+   * page of a paged list. Uncounted, of as many as the page it knows.
    */
-  take(digest: string, count?: number): KnownPage | null
+  take(digest: string, of: { whole: boolean; count?: number | undefined }): KnownPage | null
 }
 
 /** A page taken by its digest (KnownPages): its items and the first one's id. */
@@ -97,12 +99,17 @@ export class GroupStream implements GroupSink {
     return !this.closed && this.to.known?.expects() === true
   }
 
-  known(text: readonly Buffer[], count: number, last: boolean): Promise<boolean> {
+  knownBytes(): number | undefined {
+    return this.expects() ? digestBytes(this.to.known?.next?.()) : undefined
+  }
+
+  known(text: readonly Buffer[], count: number | undefined, last: boolean): Promise<boolean> {
     return this.going(async () => {
       const digest = await this.digest(text)
       if (this.closed) throw new Closed()
-      if (digest === undefined || !this.to.known?.take(digest, count)) {
-        this.asked = { digest }
+      if (digest === undefined || !this.to.known?.take(digest, { whole: true, count })) {
+        // Its digest kept for its `take`, unless it was found by its length alone (then scanned).
+        if (count !== undefined) this.asked = { digest }
         return false
       }
       if (last) this.ended = true
@@ -137,7 +144,7 @@ export class GroupStream implements GroupSink {
 
   /** The digest of a group's bytes; none when they may hold a secret (the group is masked). */
   private async digest(text: readonly Buffer[]): Promise<string | undefined> {
-    return (await bytesMayHold(text, this.secrets)) ? undefined : digestInSteps(text)
+    return (await bytesMayHold(text, this.secrets)) ? undefined : sizedDigest(text)
   }
 
   private async group(items: unknown[], text: readonly Buffer[], last: boolean): Promise<void> {

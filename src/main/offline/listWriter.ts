@@ -188,6 +188,7 @@ export function openListWriter(d: ListWriterDeps): ListWriter {
   }
   return {
     expects,
+    expected: () => (expects() ? remembered?.digests[digests.length] : undefined),
     takeKnown,
     planned: (from) => ({ ids: plan.order.slice(from), texts: plan.planned(from) }),
     get order() {

@@ -232,6 +232,8 @@ export interface ListWriter {
    * to be taken by its digest (`takeKnown`).
    */
   expects(page?: number): boolean
+  /** The digest the next page had in the answer stored last, where it may be taken by it (`expects`). */
+  expected(): string | undefined
   /**
    * Takes the next page as the same page of the answer stored last (known by the digest of its
    * bytes; of `count` items where given), its items never read, if nothing was written since:
