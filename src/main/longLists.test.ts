@@ -83,6 +83,14 @@ async function longList(unpaged: boolean, changedShare: number) {
       return r.value as { data: { id: string; name: string }[] }
     }
   }
+  const renameOnServer = async (id: string, name: string) =>
+    (
+      await fetch(`${service.url}/api/v1/agents/${id}`, {
+        method: 'PATCH',
+        headers: { Authorization: `Bearer ${seed.token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name })
+      })
+    ).status
   const asked = () => proxy.forwarded.filter((f) => f.startsWith('/api/v1/agents'))
   const first = await t.call('agents.list')
   expect(first.source).toBe('network')
@@ -105,12 +113,7 @@ async function longList(unpaged: boolean, changedShare: number) {
 
   // An agent past the first part renamed on the server: the next read shows it, and the cache keeps it.
   const renamed = expected[LIST_PAGE + 10] as { id: string }
-  const patch = await fetch(`${service.url}/api/v1/agents/${renamed.id}`, {
-    method: 'PATCH',
-    headers: { Authorization: `Bearer ${seed.token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ name: 'Renamed on the server' })
-  })
-  expect(patch.status).toBe(200)
+  expect(await renameOnServer(renamed.id, 'Renamed on the server')).toBe(200)
   // The parts without it are still known: only the one holding it is parsed.
   const { value: gatherChanged, parsed: parsedChanged } = await parsing(() => main('agents.list'))
   const changed = await gatherChanged()
@@ -120,6 +123,16 @@ async function longList(unpaged: boolean, changedShare: number) {
   expect(ids(changed)).toEqual(ids(first))
   const cached = await t.call('agents.get', { id: renamed.id, cacheOnly: true })
   expect(cached.data.name).toBe('Renamed on the server')
+
+  // Then one in the first part (of LIST_PAGE), to a name of the same length (its part's bytes as
+  // long as before): that part is parsed, the others are still known (5,000 of 7,500 parsed).
+  const early = expected[10] as { id: string; name: string }
+  const sameLength = `${early.name.startsWith('Z') ? 'Y' : 'Z'}${early.name.slice(1)}`
+  expect(await renameOnServer(early.id, sameLength)).toBe(200)
+  const { value: gatherFirst, parsed: parsedFirst } = await parsing(() => main('agents.list'))
+  expect(parsedFirst).toBeGreaterThan(bytes * 0.5)
+  expect(parsedFirst).toBeLessThan(bytes * 0.8)
+  expect((await gatherFirst()).data.find((a) => a.id === early.id)?.name).toBe(sameLength)
 }
 
 describe('a long list', () => {

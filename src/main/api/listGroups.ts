@@ -112,9 +112,10 @@ export class GroupStream implements GroupSink {
         if (count !== undefined) this.asked = { digest }
         return false
       }
+      this.started = true
       if (last) this.ended = true
       return true
-    })
+    }, count !== undefined)
   }
 
   take(items: unknown[], text: readonly Buffer[], last: boolean): Promise<void> {
@@ -127,10 +128,14 @@ export class GroupStream implements GroupSink {
     await this.pending
   }
 
-  /** A group going on: what it throws is the list's failure. */
-  private going<T>(run: () => Promise<T>): Promise<T> {
+  /**
+   * A group going on: what it throws is the list's failure. `starts`: it is one (else only once
+   * taken: a group asked about by its length alone, not taken, is scanned, and the first group's
+   * size holds until it is handed on).
+   */
+  private going<T>(run: () => Promise<T>, starts = true): Promise<T> {
     if (this.closed) return Promise.reject(new Closed())
-    this.started = true
+    if (starts) this.started = true
     const going = run().catch((e: unknown) => {
       this.failure ??= e
       throw e
