@@ -69,6 +69,14 @@ async function readArriving(
   return reading
 }
 
+/** `readArriving` (nothing gathered) of an envelope: its value, and the texts JSON.parse was given. */
+async function readParsed(text: string, sizes: number[], batchBytes: number, sink: GroupSink) {
+  const parsed = parsedTexts()
+  const read = await readArriving(text, sizes, batchBytes, sink, 0)
+  vi.restoreAllMocks()
+  return { value: (read as { value: { data: unknown[] } }).value, parsed }
+}
+
 describe("a root object's long array, handed on in groups as it is read", () => {
   it('goes on in groups of `size` that make up the array, each read from its own bytes', async () => {
     await fc.assert(
@@ -175,10 +183,7 @@ describe("a root object's long array, handed on in groups as it is read", () => 
               taken.push({ g: group++, items, last })
             }
           }
-          const parsed = parsedTexts()
-          const read = await readArriving(text, sizes, batchBytes, sink, 0)
-          vi.restoreAllMocks()
-          const value = (read as { value: { data: unknown[] } }).value
+          const { value, parsed } = await readParsed(text, sizes, batchBytes, sink)
           const groups = n > size ? Math.ceil(n / size) : 0
           const slice = (g: number) => data.slice(g * size, (g + 1) * size)
           if (groups === 0) {
@@ -265,10 +270,7 @@ describe("a root object's long array, handed on in groups as it is read", () => 
               taken.push({ g: group++, items, last })
             }
           }
-          const parsed = parsedTexts()
-          const read = await readArriving(text, sizes, batchBytes, sink, 0)
-          vi.restoreAllMocks()
-          const value = (read as { value: { data: unknown[] } }).value
+          const { value, parsed } = await readParsed(text, sizes, batchBytes, sink)
           const slice = (g: number) => data.slice(g * size, (g + 1) * size)
           for (let g = 0; g < own.length; g++) {
             const mode = modeOf(g)
