@@ -6,9 +6,8 @@
  * Here the body's bytes are scanned for where the root's members begin and end and, in an array
  * (the envelope's `data`, or a root array), where its elements do; the elements are parsed a batch
  * at a time (`JSON.parse('[' + the batch's text + ']')`), and the event loop gets a turn between
- * batches once a few milliseconds have passed (`turnEvery`). The scan only finds where values end
- * (strings are skipped to their closing quote; the structural bytes are ASCII, which no byte of a
- * multi-byte UTF-8 character equals): `JSON.parse` reads every value, and the scan checks what
+ * batches once a few milliseconds have passed (`turnEvery`). The scan (answerScan.ts) only finds
+ * where values end: `JSON.parse` reads every value, and the scan checks what
  * lies between them (colons, commas, keys, whitespace). So a body is read as `JSON.parse` reads
  * it, or not at all: anything the scan does not expect gives `undefined`, and the caller reads the
  * body whole as before (where invalid JSON fails as it always did).
@@ -21,12 +20,27 @@
  * so the cache plans each group while the next is read: 100,000 parsed agents were otherwise all
  * alive at once (~100 MB), and the collector's scavenges of them held main 13–26 ms every ~30 ms.
  * A group the sink may know by its bytes (the cache, the same page of the answer it stored last)
- * is only scanned until it ends, and parsed then only if the sink did not take it as it is: read
- * again unchanged, a list of 10,000 agents is then no item parsed (~40 ms of main's time, and the
- * ~25 ms of collecting what they left).
+ * is looked for by the length it had (`knownBytes`), not scanned, and parsed only if the sink did
+ * not take it as it is: read again unchanged, a list of 10,000 agents is then no item parsed (~40
+ * ms of main's time, and the ~25 ms of collecting what they left), nor scanned (65–110 ms more).
  */
 import { turnEvery } from '../turn'
-import { ArrivingBody, byteAt, indexOfByte, pieces, segOf, text, whole, type Source } from './answerBytes'
+import { ArrivingBody, pieces, text, whole, type Source } from './answerBytes'
+import {
+  QUOTE,
+  COMMA,
+  COLON,
+  OPEN_ARRAY,
+  CLOSE_ARRAY,
+  OPEN_OBJECT,
+  CLOSE_OBJECT,
+  NotRead,
+  NEED_MORE,
+  peek,
+  skipSpace,
+  stringEnd,
+  valueEnd
+} from './answerScan'
 
 /** Answers this long or longer are read in steps by the transport. */
 export const LARGE_ANSWER_BYTES = 2 * 1024 * 1024
@@ -40,101 +54,6 @@ export const LARGE_ANSWER_BYTES = 2 * 1024 * 1024
 const BATCH_BYTES = 64 * 1024
 /** …or holds this many elements. */
 const BATCH_ITEMS = 1000
-
-const QUOTE = 0x22
-const BACKSLASH = 0x5c
-const COMMA = 0x2c
-const COLON = 0x3a
-const OPEN_ARRAY = 0x5b
-const CLOSE_ARRAY = 0x5d
-const OPEN_OBJECT = 0x7b
-const CLOSE_OBJECT = 0x7d
-/** What `peek` gives past the end of a whole body. */
-const END = -1
-
-/** JSON's whitespace (and only it: `JSON.parse` takes no other). */
-const isSpace = (c: number | undefined) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09
-
-/** The scan met something it does not read (the body is then read whole). */
-class NotRead extends Error {}
-/** The scan reached bytes that have not come yet (thrown, not an error: waited for, then again). */
-const NEED_MORE = Symbol('more bytes')
-
-/** The byte at `i`; END past a whole body's end; NEED_MORE thrown past what has come. */
-function peek(s: Source, i: number): number {
-  if (i < s.avail) return byteAt(s, i)
-  if (s.done) return END
-  throw NEED_MORE
-}
-
-const ranOut = (s: Source) => (s.done ? new NotRead() : NEED_MORE)
-
-function skipSpace(s: Source, i: number): number {
-  while (isSpace(peek(s, i))) i++
-  return i
-}
-
-/** The end (exclusive) of the string whose opening quote is at `i`. */
-function stringEnd(s: Source, i: number): number {
-  let from = i + 1
-  for (;;) {
-    const q = indexOfByte(s, QUOTE, from)
-    if (q < 0) throw ranOut(s)
-    let k = q - 1
-    while (byteAt(s, k) === BACKSLASH) k--
-    if ((q - 1 - k) % 2 === 0) return q + 1 // not escaped: an even run of backslashes before it
-    from = q + 1
-  }
-}
-
-/** The end (exclusive) of the value that begins at `i` (`JSON.parse` checks the value itself). */
-function valueEnd(s: Source, i: number): number {
-  const c = peek(s, i)
-  if (c === QUOTE) return stringEnd(s, i)
-  if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
-    let depth = 0
-    let j = i
-    // A segment at a time (from where `j` is, again after each string).
-    segments: while (j < s.avail) {
-      const k = segOf(s, j)
-      const seg = s.segs[k] as Buffer
-      const base = s.starts[k] as number
-      const stop = base + seg.length
-      for (; j < stop; j++) {
-        const d = seg[j - base] as number
-        if (d === QUOTE) {
-          // A string that ends in this segment is skipped here (most are a few bytes: a call to
-          // search for its end cost more than reading it); one that goes on past it, by stringEnd.
-          let m = j - base + 1
-          for (const lim = stop - base; m < lim; m++) {
-            const e = seg[m] as number
-            if (e === QUOTE) break
-            if (e === BACKSLASH) m++
-          }
-          if (m < stop - base) {
-            j = base + m
-            continue
-          }
-          j = stringEnd(s, j)
-          continue segments
-        }
-        if (d === OPEN_ARRAY || d === OPEN_OBJECT) depth++
-        else if ((d === CLOSE_ARRAY || d === CLOSE_OBJECT) && --depth === 0) return j + 1
-      }
-    }
-    throw ranOut(s)
-  }
-  // A number, true, false or null: up to the next delimiter.
-  let j = i
-  for (;;) {
-    const d = j < s.avail ? byteAt(s, j) : s.done ? END : undefined
-    if (d === undefined) throw NEED_MORE // it may go on in the bytes to come
-    if (d === END || d === COMMA || d === CLOSE_ARRAY || d === CLOSE_OBJECT || isSpace(d)) break
-    j++
-  }
-  if (j === i) throw new NotRead()
-  return j
-}
 
 function parseText(text: string): unknown {
   try {
