@@ -89,6 +89,15 @@ export interface SendOptions {
   readWhole?: () => boolean
 }
 
+/** SendOptions.readWhole, asked in a socket's callback: what it throws means no (read in steps). */
+function readWhole(opts: SendOptions): boolean {
+  try {
+    return opts.readWhole?.() === true
+  } catch {
+    return false
+  }
+}
+
 export interface Agents {
   http: http.Agent
   https: https.Agent
@@ -277,7 +286,7 @@ export function send(opts: SendOptions): Promise<RawResponse> {
             status < 300 &&
             Number.isFinite(declared) &&
             declared >= LARGE_ANSWER_BYTES &&
-            opts.readWhole?.() !== true
+            !readWhole(opts)
           )
             arriving = new ArrivingBody(declared)
           const read =
