@@ -15,6 +15,7 @@ import { memoryCapabilityStore } from './client'
 import { ArrivingBody, byteAt, indexOfByte, pieces, text as textOf } from './answerBytes'
 import { LARGE_ANSWER_BYTES, parseJsonInSteps } from './largeAnswer'
 import { createTransport } from './transport'
+import { AGENTS_LIST } from '../../../test/support/calls'
 
 const noYield = () => Promise.resolve()
 
@@ -345,14 +346,7 @@ describe('the transport reads a large answer in steps', () => {
       onRequest: () => () => void (arrivedAt = turns)
     })
     tick()
-    const data = await t.request({
-      op: 'agents.list',
-      method: 'GET',
-      path: '/agents',
-      auth: true,
-      scope: 'collection',
-      what: 'agent'
-    })
+    const data = await t.request(AGENTS_LIST)
     ticking = false
     return { data, turnsAfterArrival: turns - arrivedAt }
   }

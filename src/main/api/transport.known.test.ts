@@ -9,6 +9,7 @@ import { memoryCapabilityStore } from './capabilities'
 import { answerDigest, digestOf } from './answerDigest'
 import { LARGE_ANSWER_BYTES } from './largeAnswer'
 import { TakenAnswer, createTransport, type KnownAnswer } from './transport'
+import { AGENTS_LIST } from '../../../test/support/calls'
 
 const token = 'tok-known-answer-123456'
 const agents = (n: number, note = '') =>
@@ -39,15 +40,7 @@ async function ask(body: string, known: KnownAnswer<string>) {
     return parse(text, reviver) as unknown
   })
   try {
-    const call = {
-      op: 'agents.list',
-      method: 'GET',
-      path: '/agents',
-      auth: true,
-      scope: 'collection',
-      what: 'agent'
-    }
-    const data = await t.request(call as Parameters<typeof t.request>[0], undefined, known)
+    const data = await t.request(AGENTS_LIST, undefined, known)
     return { data, parsed }
   } finally {
     vi.restoreAllMocks()
