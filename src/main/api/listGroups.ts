@@ -27,7 +27,7 @@ export interface KnownPages {
    * kept unparsed until their digest is known).
    */
   expects(page?: number): boolean
-  /** The digest the next page had when it may be one it knows (sized, for a group: sizedDigest). */
+  /** The digest the next page had, only where it may be one it knows (`expects`; sized for a group). */
   next?(): string | undefined
   /**
    * Takes the next page as the one it knows by this digest, if it can: what it took, or null.
@@ -100,7 +100,8 @@ export class GroupStream implements GroupSink {
   }
 
   knownBytes(): number | undefined {
-    return this.expects() ? digestBytes(this.to.known?.next?.()) : undefined
+    // `next` gives a digest only where the taker expects the page.
+    return this.closed ? undefined : digestBytes(this.to.known?.next?.())
   }
 
   known(text: readonly Buffer[], count: number | undefined, last: boolean): Promise<boolean> {

@@ -63,7 +63,7 @@ describe('an answer the caller may know by its digest', () => {
     expect(parsed).toBeLessThan(long.length / 100)
   })
 
-  it('not taken, it is parsed as any answer, marked with the same digest', async () => {
+  it('not taken, it is parsed like any other answer, marked with the same digest', async () => {
     const { data, parsed } = await ask(long, { expected: () => true, take: async () => null })
     expect((data as unknown[]).length).toBe(8_000)
     expect(answerDigest(data)).toBe(digestOf(Buffer.from(long)))

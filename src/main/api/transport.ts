@@ -300,14 +300,19 @@ export function createTransport(opts: ApiClientOptions): Transport {
       throw e
     }
     const ok2xx = raw.status >= 200 && raw.status < 300
-    // Read whole (not in steps as it came): perhaps the answer `known` knows.
+    // Read whole (not in steps as it came): perhaps the answer `known` knows. Not taken, the
+    // search for the token and the digest made here serve its reading below.
+    let offered: { clean: boolean; digest?: string } | undefined
     if (known && ok2xx && raw.read === undefined && known.expected()) {
       const bytes = [raw.body]
-      if (!(await bytesMayHold(bytes, secrets))) {
-        const taken = await known.take(await digestInSteps(bytes))
+      offered = { clean: !(await bytesMayHold(bytes, secrets)) }
+      if (offered.clean) {
+        offered.digest = await digestInSteps(bytes)
+        const taken = await known.take(offered.digest)
         if (taken !== null) return new TakenAnswer(taken)
       }
     }
+    const digestOr = (digest: () => string | Promise<string>) => () => offered?.digest ?? digest()
 
     // `read`: a long answer read as it arrived (its body not joined here: see http.ts).
     if (ok2xx && (raw.read !== undefined || raw.body.length >= LARGE_ANSWER_BYTES)) {
@@ -327,14 +332,22 @@ export function createTransport(opts: ApiClientOptions): Transport {
       }
       if (read && isRecord(read.value) && read.value.success === true) {
         const bytes = raw.pieces ?? [raw.body] // as they were kept (in the chunks they came in)
-        const clean = !(await bytesMayHold(bytes, secrets))
-        return succeed(call, extra, read.value.data ?? null, secrets, clean, () => digestInSteps(bytes))
+        const clean = offered?.clean ?? !(await bytesMayHold(bytes, secrets))
+        const digest = digestOr(() => digestInSteps(bytes))
+        return succeed(call, extra, read.value.data ?? null, secrets, clean, digest)
       }
     }
     const parsed = parseBody(raw)
     if (ok2xx && parsed.kind === 'json' && isRecord(parsed.value) && parsed.value.success === true) {
-      const clean = !jsonMayHold(parsed.text, secrets)
-      return succeed(call, extra, parsed.value.data ?? null, secrets, clean, () => digestOf(raw.body))
+      const clean = offered?.clean ?? !jsonMayHold(parsed.text, secrets)
+      return succeed(
+        call,
+        extra,
+        parsed.value.data ?? null,
+        secrets,
+        clean,
+        digestOr(() => digestOf(raw.body))
+      )
     }
     // A bodiless 204 to a delete is a success on any sensible server.
     if (raw.status === 204 && call.method === 'DELETE' && parsed.kind === 'empty') {
