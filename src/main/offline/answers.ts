@@ -7,23 +7,21 @@
  * stores open on one file (a session ending while a read of it is on its way can meet the next
  * one there): a write through any of them forgets, and counts.
  *
- * Within STORED_TEXTS, also what the cache answered then (each item's id and row as text, and
- * where each page's members end): the same answer again, with nothing committed to the file since
- * by any connection (SQLite's data_version), is answered with those texts, no row read again (~4 ms
- * of main's time in each read of a 1,000-item list), and a page of it may be taken by its digest
- * with none of its items parsed (listWriter.ts `takeKnown`).
+ * Also where each page's members end, and, within STORED_TEXTS, what the cache answered then
+ * (each item's id and row as text). A page of the same answer again, with nothing committed to the
+ * file since by any connection (SQLite's data_version), may be taken by its digest with none of its
+ * items parsed (listWriter.ts `takeKnown`): answered with those texts, no row read again (~4 ms of
+ * main's time in each read of a 1,000-item list), or where they were not kept (a longer list),
+ * with its members' rows read from the file (~1 ms a 1,000, against ~20 ms to parse and plan them).
  */
 import type { PageEnd } from './listPorts'
 import type { Resource } from './types'
 
-/** Characters of remembered texts a memory keeps at most (~16 MB: the longer lists read their rows). */
+/** Characters of remembered texts a memory keeps at most (~16 MB: longer lists read their rows). */
 export const STORED_TEXTS = 16_000_000
 
-/** What the cache answered for a list, remembered with its answer's digests. */
-export interface StoredAnswer {
-  /** Each item's id and row as text, in the list's order. */
-  ids: readonly string[]
-  texts: readonly string[]
+/** Where a list's answer was stored: each page's end, and the connection and file version then. */
+export interface PlacedAnswer {
   /** Per page: the items up to its end, and the position of its last member. */
   pages: readonly PageEnd[]
   /** The connection it was written through, and that connection's data_version then. */
@@ -31,9 +29,20 @@ export interface StoredAnswer {
   version: number
 }
 
-/** A remembered answer: its pages' digests, and what was answered, when kept. */
+/** What the cache answered for a list, remembered with its answer's digests. */
+export interface StoredAnswer extends PlacedAnswer {
+  /** Each item's id and row as text, in the list's order. */
+  ids: readonly string[]
+  texts: readonly string[]
+}
+
+/**
+ * A remembered answer: its pages' digests, where it was stored (its rows then read from the file),
+ * and what was answered, when kept.
+ */
 export interface Remembered {
   digests: readonly string[]
+  placed?: PlacedAnswer
   stored?: StoredAnswer
 }
 
@@ -76,7 +85,7 @@ export class AnswerMemory {
   /**
    * Remembers the answer (`digests`, and what was answered) for the list, unless anything was
    * written since `writesBefore`. Its texts are kept within STORED_TEXTS, the longest-kept lists'
-   * let go first (their digests stay).
+   * let go first (their digests, and where their pages were stored, stay).
    */
   remember(
     resource: Resource,
@@ -89,7 +98,8 @@ export class AnswerMemory {
     const key = keyOf(resource, scope)
     this.answers.delete(key)
     const size = stored ? textSize(stored) : 0
-    if (!stored || size > STORED_TEXTS) return void this.answers.set(key, { digests, size: 0 })
+    const placed = stored && { pages: stored.pages, connection: stored.connection, version: stored.version }
+    if (!placed || size > STORED_TEXTS) return void this.answers.set(key, { digests, placed, size: 0 })
     let kept = size
     for (const r of this.answers.values()) kept += r.size
     for (const r of this.answers.values()) {
@@ -98,7 +108,7 @@ export class AnswerMemory {
       r.size = 0
       delete r.stored
     }
-    this.answers.set(key, { digests, stored, size })
+    this.answers.set(key, { digests, placed, stored, size })
   }
 
   forgetList(resource: Resource, scope: string): void {

@@ -87,6 +87,14 @@ export interface PageOptions {
   release?: boolean
 }
 
+/**
+ * A page known to be the same page of the answer stored last, as answered then: its items' ids and
+ * rows' texts, in order, or how many members it had (their rows then read); and the position of
+ * its last member.
+ */
+export type KnownPage =
+  { ids: readonly string[]; texts: readonly string[]; last: unknown } | { count: number; last: unknown }
+
 /** Where a planned page ends: the items up to its end, and the position of its last member. */
 export interface PageEnd {
   end: number

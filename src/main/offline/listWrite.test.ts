@@ -10,6 +10,7 @@ import { type TempStores, tempStores } from '../../../test/support/offlineStores
 import { SCHEMA_VERSION } from './db'
 import type { SqliteCacheStore } from './cache'
 import { WAL_CAP_BYTES } from './checkpoints'
+import { STORED_TEXTS } from './answers'
 
 const T1 = '2024-01-01T00:00:00.000Z'
 const T2 = '2024-01-02T00:00:00.000Z'
@@ -397,6 +398,34 @@ describe('a list written as its pages come (listWriter)', () => {
     expect((await written.finish()).values()).toEqual([...pages[0]!, ...pages[1]!])
     expect(cache.getItem('agents', 'a5')?.value).toEqual(page(5, 1)[0])
     await read(['d1', 'd2'], pages) // remembered again
+
+    // Another connection committed to the file: its rows are read again, not taken unread.
+    sql('SELECT 1')
+    raw?.exec(`UPDATE items SET json = '{"id":"a1","name":"edited"}' WHERE id = 'a1'`)
+    const behind = cache.listWriter('agents', 'all', T2)
+    expect(behind.takeKnown('d1', 300)).toBe(false)
+  })
+
+  it('takes a page of a list too long for its texts to be kept by its digest alone, its rows read from the file', async () => {
+    const { cache } = t.open()
+    const store = cache as SqliteCacheStore
+    const read = readPages(cache)
+    // 600 items of ~30,000 characters: past STORED_TEXTS, so only its digests and pages are kept.
+    const long = 'x'.repeat(30_000)
+    const pages = [page(0, 300, long), page(300, 300, long)]
+    expect(JSON.stringify(pages).length).toBeGreaterThan(STORED_TEXTS)
+    const first = await read(['d1', 'd2'], pages)
+    const writer = cache.listWriter('agents', 'all', T2)
+    expect(writer.expects()).toBe(true)
+    expect(writer.takeKnown('d1', 299)).toBe(false) // not its length
+    expect(writer.takeKnown('d2', 300)).toBe(false) // not its place
+    expect([writer.takeKnown('d1', 300), writer.takeKnown('d2', 300)]).toEqual([true, true])
+    expect(writer.expects()).toBe(false) // no third page was answered
+    const again = await writer.finish()
+    expect(store.pagesRemembered).toBe(2)
+    expect(again.texts).toEqual(first.texts)
+    expect(cache.getList('agents', 'all')?.value).toEqual([...pages[0]!, ...pages[1]!])
+    expect(unlisted()).toBe(0)
 
     // Another connection committed to the file: its rows are read again, not taken unread.
     sql('SELECT 1')

@@ -14,8 +14,10 @@
  * Run in one transaction (putList), the same steps write the same result. What the steps end
  * with is each item's row as text, in order (the list's answer, offline/listText.ts).
  */
-import type { Item, ListStepsResult, ListWrite, PageEnd, PageOptions } from './listPorts'
+import type { Item, KnownPage, ListStepsResult, ListWrite, PageEnd, PageOptions } from './listPorts'
 import { compactTexts } from './planTexts'
+
+type Given = string | Item // an item to merge again: its JSON, or itself when that loses something
 
 /** Items per step (each step is one short transaction when run apart). */
 export const LIST_STEP = 250
@@ -37,7 +39,7 @@ export class ListPlan {
   /** whether its row holds the item's fields and no other, */
   private asGiven: boolean[] = []
   /** and the item to merge again onto a row that changed meanwhile: its JSON, or itself when that loses something. */
-  private given: (string | Item)[] = []
+  private given: Given[] = []
   private readonly seen = new Set<string>()
   private duplicates = false
   private readonly changesBefore: number
@@ -135,26 +137,32 @@ export class ListPlan {
 
   /**
    * Plans a page known to be the same page of the answer stored last (by its bytes' digest), with
-   * nothing committed to the file since, as it was answered then (`page`: its items' ids and rows'
-   * texts, in order, and the position of its last member): no item is read, nor any row. Only where
-   * the members so far are the list's order, and no id came before: whether it did.
+   * nothing committed to the file since, as it was answered then (listPorts.ts): no item is read.
+   * Only where the members so far are the list's order, and no id came before: whether it did.
    */
-  addKnown(page: { ids: readonly string[]; texts: readonly string[]; last: unknown }): boolean {
-    const { ids, texts } = page
-    if (!this.membersSame || this.memberCount !== this.ids.length || ids.some((id) => this.seen.has(id)))
-      return false
-    for (let i = 0; i < ids.length; i++) {
-      const id = ids[i] as string
-      const text = texts[i] as string
+  addKnown(page: KnownPage): boolean {
+    if (!this.membersSame || this.memberCount !== this.ids.length) return false
+    const known = 'count' in page ? this.memberRows(page.count, page.last) : page
+    if (!known || known.ids.some((id) => this.seen.has(id))) return false
+    known.ids.forEach((id, i) => {
+      const text = known.texts[i] as string
       this.seen.add(id)
       this.push(id, text, null, true, text)
-    }
-    this.memberCount += ids.length
+    })
+    this.memberCount += known.ids.length
     this.lastPosition = page.last
     this.settledLength = this.ids.length
     this.w.remembered()
     this.pageEnds.push({ end: this.ids.length, last: this.lastPosition })
     return true
+  }
+
+  /** The next `count` members' ids and rows, the last at `last`: null where they are not so. */
+  private memberRows(count: number, last: unknown): { ids: string[]; texts: string[] } | null {
+    const rows = count > 0 ? this.w.memberPage(this.lastPosition, count, true) : []
+    const whole = rows.length === count && (count === 0 || rows[count - 1]?.[0] === last)
+    if (!whole || rows.some((r) => typeof r[2] !== 'string')) return null
+    return { ids: rows.map((r) => r[1] as string), texts: rows.map((r) => r[2] as string) }
   }
 
   /** Each item's id, in the list's order. */
@@ -173,13 +181,7 @@ export class ListPlan {
     if (release) (items as unknown[]).fill(undefined, start, Math.min(items.length, start + LIST_STEP))
   }
 
-  private push(
-    id: string,
-    row: string | undefined,
-    write: string | null,
-    asGiven: boolean,
-    given: string | Item
-  ) {
+  private push(id: string, row: string | undefined, write: string | null, asGiven: boolean, given: Given) {
     this.ids.push(id)
     this.rows.push(row)
     this.writes.push(write)
@@ -253,7 +255,7 @@ export class ListPlan {
         body.rows[i],
         body.writes[i] as string | null,
         body.asGiven[i] as boolean,
-        body.given[i] as string | Item
+        body.given[i] as Given
       )
     this.duplicates = true // not the answer as it came: never taken as stored
   }
@@ -307,7 +309,7 @@ export class ListPlan {
       if (write !== null || recheck) touch()
       if (recheck && w.stored(id)?.[0] !== rows[i]) {
         rowsSame = false
-        const g = given[i] as string | Item
+        const g = given[i] as Given
         texts[i] = JSON.stringify(w.upsert(typeof g === 'string' ? (JSON.parse(g) as Item) : g))
         return
       }

@@ -4,15 +4,15 @@
  * list is written in steps once whole. Every item is checked before anything is written; a reader
  * meanwhile sees the previous list. The answer memory (answers.ts) is kept per page: a page whose
  * bytes are those of the same page of the answer stored last, with nothing written since, is
- * taken as stored; where its texts were kept too, by its digest alone, before its items are parsed
- * (`takeKnown`: a group of a long answer, api/listGroups.ts). On a damaged file nothing more is
- * written and the list reads as its items with nothing stored.
+ * taken as stored, and by its digest alone, before its items are parsed (`takeKnown`: a group of a
+ * long answer, api/listGroups.ts), answered with its texts where they were kept, else its rows. On
+ * a damaged file nothing more is written and the list reads as its items with nothing stored.
  */
 import type { AnswerMemory } from './answers'
 import type { WriteCheckpoints } from './checkpoints'
 import type { CacheStatements } from './cacheStatements'
 import type { Db } from './db'
-import type { ListStepsResult } from './listPorts'
+import type { KnownPage, ListStepsResult } from './listPorts'
 import { ListPlan } from './listWrite'
 import { ListText } from './listText'
 import * as memberships from './memberships'
@@ -106,22 +106,27 @@ export function openListWriter(d: ListWriterDeps): ListWriter {
     const stored = asStored ? storedPage(k) : undefined
     return plan.add(items, {
       asStored,
-      ...(stored ? { stored } : {}),
+      ...(stored && 'texts' in stored ? { stored } : {}),
       ...(opts.exact ? { exact: opts.exact } : {}),
       ...(opts.release ? { release: true } : {})
     })
   }
-  /** Page k as answered last, when nothing was committed to the file since (by any connection). */
-  const storedPage = (k: number) => {
+  /**
+   * Page k as answered last, when nothing was committed to the file since (by any connection): its
+   * items' ids and texts where they were kept, else how many members it had (their rows read).
+   */
+  const storedPage = (k: number): KnownPage | undefined => {
+    const placed = remembered?.placed
+    const end = placed?.pages[k]
+    if (!placed || !end || placed.connection !== db || placed.version !== dataVersion()) return undefined
+    const from = placed.pages[k - 1]?.end ?? 0
     const stored = remembered?.stored
-    const end = stored?.pages[k]
-    if (!stored || !end || stored.connection !== db || stored.version !== dataVersion()) return undefined
-    const from = stored.pages[k - 1]?.end ?? 0
+    if (!stored) return { count: end.end - from, last: end.last }
     return { ids: stored.ids.slice(from, end.end), texts: stored.texts.slice(from, end.end), last: end.last }
   }
   /** Whether page k may be taken by its digest: one of the answer stored last was answered there. */
   const expects = (k = digests.length) =>
-    !broken && remembered?.stored?.pages[k] !== undefined && memory.writes === writesBefore
+    !broken && remembered?.placed?.pages[k] !== undefined && memory.writes === writesBefore
   /**
    * The next page, known by its digest to be the same page of the answer stored last, taken as
    * answered then (its items never parsed), where nothing was written since: whether it was.
@@ -130,8 +135,8 @@ export function openListWriter(d: ListWriterDeps): ListWriter {
     const k = digests.length
     if (broken || !sameAnswer(k, digest)) return false
     const stored = storedPage(k)
-    if (!stored || (count !== undefined && stored.ids.length !== count) || !plan.addKnown(stored))
-      return false
+    const size = stored && ('count' in stored ? stored.count : stored.ids.length)
+    if (!stored || (count !== undefined && size !== count) || !plan.addKnown(stored)) return false
     digests.push(digest)
     return true
   }
