@@ -145,10 +145,10 @@ export class CachedApi {
       page.known = {
         expects: (k) => (writer ??= start()).list.expects(k),
         next: () => (writer ??= start()).list.expected(),
-        take: (digest, { whole, count }) => {
+        take: async (digest, { whole, count }) => {
           const w = (writer ??= start())
           const from = w.list.order.length
-          if (!w.list.takeKnown(digest, count)) return null
+          if (!(await w.list.takeKnown(digest, count))) return null
           if (whole) feed(w)
           return { count: w.list.order.length - from, first: w.list.order[from] }
         }

@@ -201,8 +201,8 @@ export function endpoints(t: Transport) {
           known: {
             expects: () => known.expects(),
             next: () => known.next?.(),
-            take: (digest, of) => {
-              const took = readAsIs(schema, digest) ? known.take(digest, of) : null
+            take: async (digest, of) => {
+              const took = readAsIs(schema, digest) ? await known.take(digest, of) : null
               if (took) grouped = true
               return took
             }

@@ -395,7 +395,7 @@ describe('a whole list in one long answer, through the transport to `pages`', ()
     let asked = 0
     const known: KnownPages = {
       expects: () => ++asked > 0 && digests.size > 0,
-      take: (digest, { count: n = 0 }) =>
+      take: async (digest, { count: n = 0 }) =>
         digests.has(digest) && took.push({ digest, count: n }) ? { count: n, first: undefined } : null
     }
     // The server found not to page by the first read (its answer went on in groups): asked whole next.

@@ -34,7 +34,7 @@ export interface KnownPages {
    * `whole`: a group of a list in one answer (of `count` items, where they were counted); else a
    * page of a paged list. Uncounted, of as many as the page it knows.
    */
-  take(digest: string, of: { whole: boolean; count?: number | undefined }): KnownPage | null
+  take(digest: string, of: { whole: boolean; count?: number | undefined }): Promise<KnownPage | null>
 }
 
 /** A page taken by its digest (KnownPages): its items and the first one's id. */
@@ -108,7 +108,7 @@ export class GroupStream implements GroupSink {
     return this.going(async () => {
       const digest = await this.digest(text)
       if (this.closed) throw new Closed()
-      if (digest === undefined || !this.to.known?.take(digest, { whole: true, count })) {
+      if (digest === undefined || !(await this.to.known?.take(digest, { whole: true, count }))) {
         // Its digest kept for its `take`, unless it was found by its length alone (then scanned).
         if (count !== undefined) this.asked = { digest }
         return false

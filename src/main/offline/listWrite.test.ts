@@ -372,9 +372,9 @@ describe('a list written as its pages come (listWriter)', () => {
     // The first page by its digest, the second as items: the list as before, no row read again.
     const writer = cache.listWriter('agents', 'all', T2)
     expect(writer.expects()).toBe(true)
-    expect(writer.takeKnown('d1', 299)).toBe(false) // not its length
-    expect(writer.takeKnown('d2', 300)).toBe(false) // not its place
-    expect(writer.takeKnown('d1', 300)).toBe(true)
+    expect(await writer.takeKnown('d1', 299)).toBe(false) // not its length
+    expect(await writer.takeKnown('d2', 300)).toBe(false) // not its place
+    expect(await writer.takeKnown('d1', 300)).toBe(true)
     expect(writer.expects()).toBe(true)
     await writer.add(pages[1] as unknown[], { digest: 'd2', exact: () => true })
     expect(writer.expects()).toBe(false) // no third page was answered
@@ -384,7 +384,7 @@ describe('a list written as its pages come (listWriter)', () => {
     expect(cache.getList('agents', 'all')?.value).toEqual([...pages[0]!, ...pages[1]!])
     // Remembered again: both pages by their digests.
     const both = cache.listWriter('agents', 'all', T2)
-    expect([both.takeKnown('d1', 300), both.takeKnown('d2', 300)]).toEqual([true, true])
+    expect([await both.takeKnown('d1', 300), await both.takeKnown('d2', 300)]).toEqual([true, true])
     expect((await both.finish()).texts).toEqual(first.texts)
     expect(unlisted()).toBe(0)
 
@@ -392,7 +392,7 @@ describe('a list written as its pages come (listWriter)', () => {
     const written = cache.listWriter('agents', 'all', T2)
     cache.putItem('agents', { id: 'a5', name: 'edited' }, T1)
     expect(written.expects()).toBe(false)
-    expect(written.takeKnown('d1', 300)).toBe(false)
+    expect(await written.takeKnown('d1', 300)).toBe(false)
     await written.add(pages[0] as unknown[], { digest: 'd1', exact: () => true })
     await written.add(pages[1] as unknown[], { digest: 'd2', exact: () => true })
     expect((await written.finish()).values()).toEqual([...pages[0]!, ...pages[1]!])
@@ -403,23 +403,24 @@ describe('a list written as its pages come (listWriter)', () => {
     sql('SELECT 1')
     raw?.exec(`UPDATE items SET json = '{"id":"a1","name":"edited"}' WHERE id = 'a1'`)
     const behind = cache.listWriter('agents', 'all', T2)
-    expect(behind.takeKnown('d1', 300)).toBe(false)
+    expect(await behind.takeKnown('d1', 300)).toBe(false)
   })
 
-  it('takes a page of a list too long for its texts to be kept by its digest alone, its rows read from the file', async () => {
+  it('takes a page of a list too long for its texts to be kept by its digest alone, its rows read from the file in steps', async () => {
     const { cache } = t.open()
     const store = cache as SqliteCacheStore
     const read = readPages(cache)
-    // 600 items of ~30,000 characters: past STORED_TEXTS, so only its digests and pages are kept.
-    const long = 'x'.repeat(30_000)
-    const pages = [page(0, 300, long), page(300, 300, long)]
+    // 2,400 items of ~7,000 characters: past STORED_TEXTS, so only its digests and pages are kept.
+    // A page's 1,200 rows are read in two steps.
+    const long = 'x'.repeat(7_000)
+    const pages = [page(0, 1_200, long), page(1_200, 1_200, long)]
     expect(JSON.stringify(pages).length).toBeGreaterThan(STORED_TEXTS)
     const first = await read(['d1', 'd2'], pages)
     const writer = cache.listWriter('agents', 'all', T2)
     expect(writer.expects()).toBe(true)
-    expect(writer.takeKnown('d1', 299)).toBe(false) // not its length
-    expect(writer.takeKnown('d2', 300)).toBe(false) // not its place
-    expect([writer.takeKnown('d1', 300), writer.takeKnown('d2', 300)]).toEqual([true, true])
+    expect(await writer.takeKnown('d1', 1_199)).toBe(false) // not its length
+    expect(await writer.takeKnown('d2', 1_200)).toBe(false) // not its place
+    expect([await writer.takeKnown('d1', 1_200), await writer.takeKnown('d2', 1_200)]).toEqual([true, true])
     expect(writer.expects()).toBe(false) // no third page was answered
     const again = await writer.finish()
     expect(store.pagesRemembered).toBe(2)
@@ -427,11 +428,18 @@ describe('a list written as its pages come (listWriter)', () => {
     expect(cache.getList('agents', 'all')?.value).toEqual([...pages[0]!, ...pages[1]!])
     expect(unlisted()).toBe(0)
 
+    // A write while its rows are read: not taken (its items are then parsed).
+    const meanwhile = cache.listWriter('agents', 'all', T2)
+    const taking = meanwhile.takeKnown('d1', 1_200)
+    cache.putItem('agents', { id: 'a5', name: 'edited' }, T1)
+    expect(await taking).toBe(false)
+    await read(['d1', 'd2'], pages) // remembered again
+
     // Another connection committed to the file: its rows are read again, not taken unread.
     sql('SELECT 1')
     raw?.exec(`UPDATE items SET json = '{"id":"a1","name":"edited"}' WHERE id = 'a1'`)
     const behind = cache.listWriter('agents', 'all', T2)
-    expect(behind.takeKnown('d1', 300)).toBe(false)
+    expect(await behind.takeKnown('d1', 1_200)).toBe(false)
   })
 
   it('answers a page taken as stored with its rows as stored, read with its members (no item written out again)', async () => {

@@ -14,7 +14,7 @@
  * Run in one transaction (putList), the same steps write the same result. What the steps end
  * with is each item's row as text, in order (the list's answer, offline/listText.ts).
  */
-import type { Item, KnownPage, ListStepsResult, ListWrite, PageEnd, PageOptions } from './listPorts'
+import type { Item, ListStepsResult, ListWrite, PageEnd, PageOptions } from './listPorts'
 import { compactTexts } from './planTexts'
 
 type Given = string | Item // an item to merge again: its JSON, or itself when that loses something
@@ -135,34 +135,33 @@ export class ListPlan {
     this.pageEnds.push({ end: this.ids.length, last: this.lastPosition })
   }
 
+  /** Where the members so far are the list's order: the position of the last one (null: none). */
+  get membersEnd(): { position: unknown } | undefined {
+    return this.membersSame && this.memberCount === this.ids.length
+      ? { position: this.lastPosition }
+      : undefined
+  }
+
   /**
    * Plans a page known to be the same page of the answer stored last (by its bytes' digest), with
-   * nothing committed to the file since, as it was answered then (listPorts.ts): no item is read.
-   * Only where the members so far are the list's order, and no id came before: whether it did.
+   * nothing committed to the file since, as it was answered then (its items' ids and rows' texts,
+   * in order, and the position of its last member): no item is read, nor any row. Only where the
+   * members so far are the list's order, and no id came before: whether it did.
    */
-  addKnown(page: KnownPage): boolean {
-    if (!this.membersSame || this.memberCount !== this.ids.length) return false
-    const known = 'count' in page ? this.memberRows(page.count, page.last) : page
-    if (!known || known.ids.some((id) => this.seen.has(id))) return false
-    known.ids.forEach((id, i) => {
-      const text = known.texts[i] as string
+  addKnown(page: { ids: readonly string[]; texts: readonly string[]; last: unknown }): boolean {
+    const { ids, texts } = page
+    if (!this.membersEnd || ids.some((id) => this.seen.has(id))) return false
+    ids.forEach((id, i) => {
+      const text = texts[i] as string
       this.seen.add(id)
       this.push(id, text, null, true, text)
     })
-    this.memberCount += known.ids.length
+    this.memberCount += ids.length
     this.lastPosition = page.last
     this.settledLength = this.ids.length
     this.w.remembered()
     this.pageEnds.push({ end: this.ids.length, last: this.lastPosition })
     return true
-  }
-
-  /** The next `count` members' ids and rows, the last at `last`: null where they are not so. */
-  private memberRows(count: number, last: unknown): { ids: string[]; texts: string[] } | null {
-    const rows = count > 0 ? this.w.memberPage(this.lastPosition, count, true) : []
-    const whole = rows.length === count && (count === 0 || rows[count - 1]?.[0] === last)
-    if (!whole || rows.some((r) => typeof r[2] !== 'string')) return null
-    return { ids: rows.map((r) => r[1] as string), texts: rows.map((r) => r[2] as string) }
   }
 
   /** Each item's id, in the list's order. */

@@ -20,6 +20,12 @@ import { type JsonRecord, checkItem, mergeItem, scrub } from './merge'
 import type { ListWriter, Resource, WriterPage } from './types'
 import { nextTurn } from '../turn'
 
+/** Rows read per step where a known page's rows are read from the file (~5 ms). */
+const READ_STEP = 1_000
+
+/** A page's ids and rows' texts, in order, and the position of its last member. */
+type KnownRows = Extract<KnownPage, { texts: readonly string[] }>
+
 /** What a run of steps ends with when the file turned out damaged. */
 const DAMAGED = Symbol('damaged file')
 
@@ -54,6 +60,31 @@ export function openListWriter(d: ListWriterDeps): ListWriter {
   const digests: (string | undefined)[] = []
   // The list's membership now (null, none: a list not stored yet has no members).
   const members = () => memberships.membershipOf(s, resource, scope)
+  /** The `limit` members after `position` (null: the first), as [position, id], and their rows. */
+  const memberPage = (position: unknown, limit: number, rows?: boolean) => {
+    const [first, after] = rows ? [s.memberRowsFirst, s.memberRowsAfter] : [s.membersFirst, s.membersAfter]
+    return (
+      position === null
+        ? first.all(resource, members(), limit)
+        : after.all(resource, members(), position, limit)
+    ) as unknown[][]
+  }
+  /** The `count` members after `position`, READ_STEP a step, the last at `last`: their ids and rows. */
+  function* memberRows(position: unknown, count: number, last: unknown): Generator<void, KnownRows | null> {
+    const [ids, texts]: [string[], string[]] = [[], []]
+    while (ids.length < count) {
+      if (ids.length > 0) yield
+      const rows = memberPage(position, Math.min(READ_STEP, count - ids.length), true)
+      if (rows.length === 0) return null
+      for (const [at, id, json] of rows) {
+        if (typeof json !== 'string') return null
+        ids.push(id as string)
+        texts.push(json)
+        position = at
+      }
+    }
+    return count === 0 || position === last ? { ids, texts, last } : null
+  }
   const plan = new ListPlan({
     check: checkItem,
     stored: (id) => s.itemJson.get(resource, id) as unknown[] | undefined,
@@ -72,14 +103,7 @@ export function openListWriter(d: ListWriterDeps): ListWriter {
     },
     remembered: () => d.onRemembered?.(),
     memberIds: () => (s.memberIds.all(resource, members()) as unknown[][]).map((r) => r[0]),
-    memberPage: (position, limit, rows) => {
-      const [first, after] = rows ? [s.memberRowsFirst, s.memberRowsAfter] : [s.membersFirst, s.membersAfter]
-      return (
-        position === null
-          ? first.all(resource, members(), limit)
-          : after.all(resource, members(), position, limit)
-      ) as unknown[][]
-    },
+    memberPage,
     newKey: memberships.newMembership,
     stage: (key, from, ids) => s.addMembers.run(resource, key, from, JSON.stringify(ids)),
     staged: (key) => Number((s.memberCount.get(resource, key) as unknown[])[0]),
@@ -131,12 +155,22 @@ export function openListWriter(d: ListWriterDeps): ListWriter {
    * The next page, known by its digest to be the same page of the answer stored last, taken as
    * answered then (its items never parsed), where nothing was written since: whether it was.
    */
-  const takeKnown = (digest: string, count?: number): boolean => {
+  const takeKnown = async (digest: string, count?: number): Promise<boolean> => {
     const k = digests.length
     if (broken || !sameAnswer(k, digest)) return false
     const stored = storedPage(k)
     const size = stored && ('count' in stored ? stored.count : stored.ids.length)
-    if (!stored || (count !== undefined && size !== count) || !plan.addKnown(stored)) return false
+    const end = plan.membersEnd
+    if (!stored || !end || (count !== undefined && size !== count)) return false
+    let page = stored
+    if ('count' in page) {
+      // Its rows, read over several turns, are taken only if nothing was written or committed meanwhile.
+      const rows = await inSteps(memberRows(end.position, page.count, page.last), false)
+      if (rows === DAMAGED || !rows || digests.length !== k || !sameAnswer(k, digest) || !storedPage(k))
+        return false
+      page = rows
+    }
+    if (!plan.addKnown(page)) return false
     digests.push(digest)
     return true
   }

@@ -237,9 +237,9 @@ export interface ListWriter {
   /**
    * Takes the next page as the same page of the answer stored last (known by the digest of its
    * bytes; of `count` items where given), its items never read, if nothing was written since:
-   * whether it did.
+   * whether it did. Its rows, where read from the file, are read in steps.
    */
-  takeKnown(digest: string, count?: number): boolean
+  takeKnown(digest: string, count?: number): Promise<boolean>
   /**
    * Writes the list: `first`, items to list before the pages' (planned now), and `leaveOut`, ids
    * to leave out (deleted while the pages came). Each item's row as JSON text, in order.
