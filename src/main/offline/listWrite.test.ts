@@ -435,10 +435,13 @@ describe('a list written as its pages come (listWriter)', () => {
     expect(await taking).toBe(false)
     await read(['d1', 'd2'], pages) // remembered again
 
-    // Another connection committed to the file: its rows are read again, not taken unread.
+    // Read ahead of its bytes (`expects`), then another connection committed to the file: its
+    // items are parsed, not taken from the rows read.
+    const behind = cache.listWriter('agents', 'all', T2)
+    expect(behind.expects()).toBe(true)
+    await new Promise((resolve) => setTimeout(resolve, 100))
     sql('SELECT 1')
     raw?.exec(`UPDATE items SET json = '{"id":"a1","name":"edited"}' WHERE id = 'a1'`)
-    const behind = cache.listWriter('agents', 'all', T2)
     expect(await behind.takeKnown('d1', 1_200)).toBe(false)
   })
 

@@ -148,9 +148,26 @@ export function openListWriter(d: ListWriterDeps): ListWriter {
     if (!stored) return { count: end.end - from, last: end.last }
     return { ids: stored.ids.slice(from, end.end), texts: stored.texts.slice(from, end.end), last: end.last }
   }
-  /** Whether page k may be taken by its digest: one of the answer stored last was answered there. */
-  const expects = (k = digests.length) =>
-    !broken && remembered?.placed?.pages[k] !== undefined && memory.writes === writesBefore
+  /** Where page k's members began in the answer stored last: after the position of page k - 1's last. */
+  const after = (k: number) => (k === 0 ? null : remembered?.placed?.pages[k - 1]?.last)
+  /** Page k's rows read from the file (begun once: ahead of its bytes, by `expects`). */
+  const ahead = new Map<number, Promise<KnownRows | null | typeof DAMAGED>>()
+  const rowsOf = (k: number, page: { count: number; last: unknown }) => {
+    let rows = ahead.get(k)
+    if (!rows)
+      ahead.set(k, (rows = inSteps(memberRows(after(k), page.count, page.last), false).catch(() => null)))
+    return rows
+  }
+  /**
+   * Whether page k may be taken by its digest: one of the answer stored last was answered there.
+   * Where its rows are then read from the file, they are read now, while its bytes come.
+   */
+  const expects = (k = digests.length) => {
+    const may = !broken && remembered?.placed?.pages[k] !== undefined && memory.writes === writesBefore
+    const stored = may && k >= digests.length ? storedPage(k) : undefined
+    if (stored && 'count' in stored) void rowsOf(k, stored)
+    return may
+  }
   /**
    * The next page, known by its digest to be the same page of the answer stored last, taken as
    * answered then (its items never parsed), where nothing was written since: whether it was.
@@ -164,8 +181,11 @@ export function openListWriter(d: ListWriterDeps): ListWriter {
     if (!stored || !end || (count !== undefined && size !== count)) return false
     let page = stored
     if ('count' in page) {
-      // Its rows, read over several turns, are taken only if nothing was written or committed meanwhile.
-      const rows = await inSteps(memberRows(end.position, page.count, page.last), false)
+      // Its rows, read over several turns after where the members so far end, are taken only if
+      // nothing was written or committed meanwhile.
+      if (end.position !== after(k)) return false
+      const rows = await rowsOf(k, page)
+      ahead.delete(k)
       if (rows === DAMAGED || !rows || digests.length !== k || !sameAnswer(k, digest) || !storedPage(k))
         return false
       page = rows
