@@ -8,6 +8,7 @@ import { AppError } from '../../shared/errors'
 import { asIsCheck } from '../../shared/fields'
 import { isRecord } from './normalize'
 import { TakenAnswer, type Call, type KnownAnswer, type Transport } from './transport'
+import { PageOrder } from './pageOrder'
 import { LATER_GROUP, type KnownPage, type KnownPages, type ListGroups } from './listGroups'
 import { answerDigest, foundAsIs, markAnswer, pagesDigest, readAsIs } from './answerDigest'
 import { nextTurn } from '../turn'
@@ -218,26 +219,24 @@ export function endpoints(t: Transport) {
     const firstId = (items: unknown[]) => (isRecord(items[0]) ? items[0].id : undefined)
     let first: unknown
     let firstLength = 0
+    // What a full page holds: `page`, or less where the server gives at most so many (a cap).
+    let size = page
     // Page k the taker may know (the same page of the answer it stored last): read whole, and taken
-    // by its digest, unparsed, once the pages before it were taken (`taken`).
-    let asked = 0
-    let taken: Promise<void> = Promise.resolve()
-    const knownPage = (k: number): KnownAnswer<KnownPage> | undefined =>
-      known && {
-        expected: () => known.expects(k),
-        take: async (digest) => {
-          await taken
-          return readAsIs(schema, digest) ? known.take(digest, { whole: false }) : null
-        }
-      }
-    const ask = (skip: number) =>
+    // by its digest, unparsed, once the pages before it were handed on (pageOrder.ts).
+    const order =
+      known &&
+      new PageOrder(
+        known,
+        (digest) => readAsIs(schema, digest),
+        (skip, k) => ask(skip, k),
+        () => size === page && caps.get(LIST_PAGING) === 'offered'
+      )
+    const ask = (skip: number, k: number): Promise<unknown> =>
       request(
         { ...base, query: { ...query, skip: String(skip), take: String(page) } },
         skip === 0 ? groups : undefined,
-        knownPage(asked++)
+        order?.answer(k, skip, size)
       )
-    // What a full page holds: `page`, or less where the server gives at most so many (a cap).
-    let size = page
     // The page asked for may be past the list's end: the one before it came short, of a length
     // that may be the server's cap (capAt). It comes empty or refused (NOTHING_THERE): the list
     // was whole. Any other failure is thrown: the list may go on past it.
@@ -245,56 +244,61 @@ export function endpoints(t: Transport) {
     // A full new page means there may be more: the next one is asked for before this one is
     // validated, so that the server prepares (and the network carries) it meanwhile.
     let next: Promise<unknown> | null = null
-    for (let skip = 0; ;) {
-      let data: unknown
-      try {
-        data = await (next ?? ask(skip))
-      } catch (e) {
-        if (pastEnd && AppError.is(e) && NOTHING_THERE.has(e.status ?? 0)) return
-        if (skip > 0 || !AppError.is(e) || !PAGING_REFUSED.has(e.status ?? 0)) throw e
-        caps.set(LIST_PAGING, 'not_offered')
-        return once()
+    try {
+      for (let skip = 0, k = 0; ; k++) {
+        let data: unknown
+        try {
+          data = await (next ?? ask(skip, k))
+        } catch (e) {
+          if (pastEnd && AppError.is(e) && NOTHING_THERE.has(e.status ?? 0)) return
+          if (skip > 0 || !AppError.is(e) || !PAGING_REFUSED.has(e.status ?? 0)) throw e
+          caps.set(LIST_PAGING, 'not_offered')
+          return once()
+        }
+        next = null
+        if (grouped) {
+          caps.set(LIST_PAGING, 'not_offered') // page one held the whole list, and went on in groups
+          return
+        }
+        // Taken as the page the taker knows: its length and first id.
+        const knew = data instanceof TakenAnswer ? (data.value as KnownPage) : null
+        const length = knew ? knew.count : Array.isArray(data) ? data.length : 0
+        if (pastEnd && length === 0) return
+        pastEnd = false
+        if (!knew && !Array.isArray(data)) return void (await parseItems(schema, data, what)) // throws the protocol error
+        const firstOf = knew ? knew.first : firstId(data as unknown[])
+        if (skip === 0) [first, firstLength] = [firstOf, length]
+        else if (length > 0 && firstOf === first) {
+          caps.set(LIST_PAGING, 'not_offered') // `skip` was ignored: page one again
+          // A whole page of `take` may not be the whole list (`take` honoured): it is read whole,
+          // what came on page one kept once.
+          if (firstLength >= page) await take(await request(query ? { ...base, query } : base), false)
+          return
+        }
+        if (skip === 0 && length > page) {
+          caps.set(LIST_PAGING, 'not_offered')
+          return knew ? undefined : take(data, true)
+        }
+        const full = length >= size
+        if (!full && skip === 0 && capAt(length) && caps.get(LIST_PAGING) !== 'offered') {
+          size = length
+          pastEnd = true
+        }
+        if (full || pastEnd) {
+          next = order?.next(k + 1, skip + length) ?? ask(skip + length, k + 1)
+          next.catch(() => undefined) // awaited (and its failure thrown) on the next turn of the loop
+        } else order?.drop()
+        if (!knew) await take(data, false)
+        order?.handedOn(k)
+        if (!full && !pastEnd) {
+          // Full pages of `page` came: the server pages lists and gives as many as asked for.
+          if (skip > 0 && size === page) caps.set(LIST_PAGING, 'offered')
+          return
+        }
+        skip += length
       }
-      next = null
-      if (grouped) {
-        caps.set(LIST_PAGING, 'not_offered') // page one held the whole list, and went on in groups
-        return
-      }
-      // Taken as the page the taker knows: its length and first id.
-      const knew = data instanceof TakenAnswer ? (data.value as KnownPage) : null
-      const length = knew ? knew.count : Array.isArray(data) ? data.length : 0
-      if (pastEnd && length === 0) return
-      pastEnd = false
-      if (!knew && !Array.isArray(data)) return void (await parseItems(schema, data, what)) // throws the protocol error
-      const firstOf = knew ? knew.first : firstId(data as unknown[])
-      if (skip === 0) [first, firstLength] = [firstOf, length]
-      else if (length > 0 && firstOf === first) {
-        caps.set(LIST_PAGING, 'not_offered') // `skip` was ignored: page one again
-        // A whole page of `take` may not be the whole list (`take` honoured): it is read whole,
-        // what came on page one kept once.
-        if (firstLength >= page) await take(await request(query ? { ...base, query } : base), false)
-        return
-      }
-      if (skip === 0 && length > page) {
-        caps.set(LIST_PAGING, 'not_offered')
-        return knew ? undefined : take(data, true)
-      }
-      const full = length >= size
-      if (!full && skip === 0 && capAt(length) && caps.get(LIST_PAGING) !== 'offered') {
-        size = length
-        pastEnd = true
-      }
-      if (full || pastEnd) {
-        next = ask(skip + length)
-        next.catch(() => undefined) // awaited (and its failure thrown) on the next turn of the loop
-      }
-      if (!knew) await (taken = take(data, false))
-      if (!full && !pastEnd) {
-        // Full pages of `page` came: the server pages lists and gives as many as asked for.
-        if (skip > 0 && size === page) caps.set(LIST_PAGING, 'offered')
-        return
-      }
-      skip += length
+    } finally {
+      order?.end()
     }
   }
 

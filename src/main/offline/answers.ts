@@ -124,8 +124,9 @@ export class AnswerMemory {
   }
 }
 
+/** The characters of its texts, counted as far as past STORED_TEXTS. */
 function textSize(stored: StoredAnswer): number {
   let n = 0
-  for (const t of stored.texts) n += t.length
+  for (const t of stored.texts) if ((n += t.length) > STORED_TEXTS) break
   return n
 }
