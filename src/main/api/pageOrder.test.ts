@@ -4,14 +4,11 @@
  * it knew that page too; a page asked for so and then not used (the page before it came short, or
  * longer than asked for) is never offered.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { startService } from '../../service'
+import { seededService } from '../../../test/support/seededService'
 import { startQueryProxy } from '../../../test/servers/unpagedProxy'
 import { Agent } from '../../shared/agent'
-import { createApiClient, memoryCapabilityStore } from './client'
+import { memoryCapabilityStore } from './client'
 import { endpoints, type PageTaker } from './endpoints'
 import type { KnownPages } from './listGroups'
 import { startScriptedServer } from '../../../test/servers/scriptedServer'
@@ -28,28 +25,11 @@ afterEach(async () => {
 
 /** The embedded service with `agents` agents, behind a proxy that notes each query; a lister. */
 async function pagedList(agents: number) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'agent-desk-order-'))
-  const service = await startService({ dataDir, port: 0, scryptCost: 16, logger: () => {} })
-  cleanup.push(async () => {
-    await service.close()
-    rmSync(dataDir, { recursive: true, force: true })
-  })
-  const proxy = await startQueryProxy(service.url, () => {})
+  const seeded = await seededService('order@example.com', agents)
+  cleanup.push(() => seeded.close())
+  const { api, token } = seeded
+  const proxy = await startQueryProxy(seeded.service.url, () => {})
   cleanup.push(() => proxy.close())
-  const setup = createApiClient({
-    baseUrl: service.url,
-    getToken: () => null,
-    capabilities: memoryCapabilityStore()
-  })
-  await setup.signUp({ email: 'order@example.com', password: 'correct-horse', name: 'O' })
-  const token = (await setup.signIn({ email: 'order@example.com', password: 'correct-horse' })).token
-  const api = createApiClient({
-    baseUrl: service.url,
-    getToken: () => token,
-    capabilities: memoryCapabilityStore()
-  })
-  for (let i = 0; i < agents; i++)
-    await api.agents.create({ name: `Agent ${i}`, type: 'REACT', llm, hasMemory: false })
   const caps = memoryCapabilityStore()
   const t = createTransport({
     baseUrl: proxy.url,

@@ -3,11 +3,9 @@
  * outgrows the transport's limit; servers that ignore or refuse `skip`/`take` still give the whole
  * list, and what each does is remembered.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startService } from '../../service'
+import { seededService } from '../../../test/support/seededService'
 import {
   startScriptedServer,
   type ScriptedAnswer,
@@ -34,35 +32,6 @@ const agent = (i: number) => ({
   createdAt: stamp,
   updatedAt: stamp
 })
-
-/** The embedded service with an account holding `agents` agents and `tools` tools; its token. */
-async function seededService(email: string, agents: number, tools = 0) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'agent-desk-paging-'))
-  const service = await startService({ dataDir, port: 0, scryptCost: 16, logger: () => {} })
-  const setup = createApiClient({
-    baseUrl: service.url,
-    getToken: () => null,
-    capabilities: memoryCapabilityStore()
-  })
-  await setup.signUp({ email, password: 'correct-horse', name: 'P' })
-  const token = (await setup.signIn({ email, password: 'correct-horse' })).token
-  const writer = createApiClient({
-    baseUrl: service.url,
-    getToken: () => token,
-    capabilities: memoryCapabilityStore()
-  })
-  for (let i = 0; i < agents; i++)
-    await writer.agents.create({ name: `Agent ${i}`, type: 'REACT', llm, hasMemory: false })
-  for (let i = 0; i < tools; i++) await writer.tools.create({ name: `Tool ${i}`, type: 'SEARCH' })
-  return {
-    service,
-    token,
-    async close() {
-      await service.close()
-      rmSync(dataDir, { recursive: true, force: true })
-    }
-  }
-}
 
 describe('paged lists against the embedded service', () => {
   let seeded: Awaited<ReturnType<typeof seededService>>
