@@ -20,7 +20,7 @@ interface Ahead {
 export class PageOrder {
   private readonly handed: { done: Promise<void>; resolve: () => void }[] = []
   private ahead: Ahead | null = null
-  /** Pages not to take (asked ahead, then not used; or every page, once the list ended). */
+  /** Pages asked for ahead and then not used: never taken. */
   private dropped = new Set<number>()
   private ended = false
 

@@ -126,6 +126,7 @@ export function openListWriter(d: ListWriterDeps): ListWriter {
   const page = (items: readonly unknown[], opts: WriterPage): Generator<void, void> => {
     const k = digests.length
     digests.push(opts.digest)
+    ahead.delete(k) // its rows, if read ahead, not needed: its items are here
     const asStored = sameAnswer(k, opts.digest)
     const stored = asStored ? storedPage(k) : undefined
     return plan.add(items, {
@@ -164,7 +165,7 @@ export function openListWriter(d: ListWriterDeps): ListWriter {
    */
   const expects = (k = digests.length) => {
     const may = !broken && remembered?.placed?.pages[k] !== undefined && memory.writes === writesBefore
-    const stored = may && k >= digests.length ? storedPage(k) : undefined
+    const stored = may && !remembered?.stored && k >= digests.length ? storedPage(k) : undefined
     if (stored && 'count' in stored) void rowsOf(k, stored)
     return may
   }
