@@ -229,7 +229,8 @@ export interface ListWriter {
   add(items: readonly unknown[], page?: WriterPage): Promise<void>
   /**
    * Whether the next page (or page `page`, counted from 0) may be one of the answer stored last,
-   * to be taken by its digest (`takeKnown`).
+   * to be taken by its digest (`takeKnown`). Where that page's rows would be read from the file
+   * (its texts not kept), their reading begins, while its bytes come.
    */
   expects(page?: number): boolean
   /** The digest the next page had in the answer stored last, where it may be taken by it (`expects`). */
