@@ -12,12 +12,12 @@ import { memoryCapabilityStore } from './client'
 import { endpoints, type PageTaker } from './endpoints'
 import type { KnownPages } from './listGroups'
 import { startScriptedServer } from '../../../test/servers/scriptedServer'
+import { wideAgent } from '../../../test/support/wideAgents'
 import { LIST_PAGING } from './listPaging'
 import { createTransport, type Transport } from './transport'
 
 const PAGE = 5
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-const llm = { provider: 'openai', model: 'gpt-4o' }
 const cleanup: (() => Promise<void>)[] = []
 afterEach(async () => {
   while (cleanup.length) await cleanup.pop()?.()
@@ -131,14 +131,8 @@ describe('the pages of a list the taker knows', () => {
   it('a page asked for ahead at a place the list did not reach (the page before it came longer) is never offered', async () => {
     const server = await startScriptedServer()
     cleanup.push(() => server.close())
-    const stamp = '2026-01-01T00:00:00.000000+00:00'
-    const agent = (i: number) => ({
-      id: `a${i}`,
-      ...{ name: `Agent ${i}`, type: 'REACT', llm, hasMemory: false, tags: [] },
-      ...{ createdAt: stamp, updatedAt: stamp }
-    })
     const page = (from: number, n: number) =>
-      server.json(200, { success: true, data: Array.from({ length: n }, (_, i) => agent(from + i)) })
+      server.json(200, { success: true, data: Array.from({ length: n }, (_, i) => wideAgent(from + i)) })
     const t = createTransport({
       baseUrl: server.url,
       getToken: () => 'tok-123456789',

@@ -32,6 +32,11 @@ function sql(query: string): number {
   raw ??= new Database(t.file)
   return Number((raw.prepare(query).raw(true).get() as unknown[])[0])
 }
+/** Another connection commits to the store's file (an item's row changed): data_version moves. */
+function commitElsewhere(): void {
+  sql('SELECT 1')
+  raw?.exec(`UPDATE items SET json = '{"id":"a1","name":"edited"}' WHERE id = 'a1'`)
+}
 /** Members stored under a key no list points to (being written, or left to collect). */
 const unlisted = () =>
   sql(`SELECT COUNT(*) FROM list_items WHERE scope NOT IN (SELECT COALESCE(members, scope) FROM lists)`)
@@ -303,8 +308,7 @@ describe('a list written as its pages come (listWriter)', () => {
     expect(store.pagesRemembered).toBe(4)
 
     // Another connection commits (a row edited behind the store's back): the rows are read again.
-    sql('SELECT 1')
-    raw?.exec(`UPDATE items SET json = '{"id":"a1","name":"edited"}' WHERE id = 'a1'`)
+    commitElsewhere()
     const edited = await read(['d1', 'd2'], pages)
     expect(store.pagesRemembered).toBe(4)
     expect(edited.values()[1]).toEqual({ id: 'a1', name: 'edited' })
@@ -400,8 +404,7 @@ describe('a list written as its pages come (listWriter)', () => {
     await read(['d1', 'd2'], pages) // remembered again
 
     // Another connection committed to the file: its rows are read again, not taken unread.
-    sql('SELECT 1')
-    raw?.exec(`UPDATE items SET json = '{"id":"a1","name":"edited"}' WHERE id = 'a1'`)
+    commitElsewhere()
     const behind = cache.listWriter('agents', 'all', T2)
     expect(await behind.takeKnown('d1', 300)).toBe(false)
   })
@@ -440,8 +443,7 @@ describe('a list written as its pages come (listWriter)', () => {
     const behind = cache.listWriter('agents', 'all', T2)
     expect(behind.expects()).toBe(true)
     await new Promise((resolve) => setTimeout(resolve, 100))
-    sql('SELECT 1')
-    raw?.exec(`UPDATE items SET json = '{"id":"a1","name":"edited"}' WHERE id = 'a1'`)
+    commitElsewhere()
     expect(await behind.takeKnown('d1', 1_200)).toBe(false)
   })
 
