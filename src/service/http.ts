@@ -63,10 +63,85 @@ export class RawJson {
   constructor(readonly json: string) {}
 }
 
-/** The text of the success envelope around `data`. */
+/**
+ * `data` that is a JSON array made a part at a time (each part: items joined by commas), sent as
+ * its parts are made (`sendParts`): a list too long to be made whole before its first byte goes.
+ */
+export class JsonArrayParts {
+  constructor(readonly parts: Generator<string, void, undefined>) {}
+}
+
+/** The text of the success envelope around `data` (parts of an array are joined: all of them read). */
 export function okText(data: unknown): string {
-  const json = data instanceof RawJson ? data.json : data === undefined ? 'null' : JSON.stringify(data)
+  const json =
+    data instanceof RawJson
+      ? data.json
+      : data instanceof JsonArrayParts
+        ? `[${[...data.parts].join(',')}]`
+        : data === undefined
+          ? 'null'
+          : JSON.stringify(data)
   return `{"success":true,"data":${json}}`
+}
+
+/**
+ * How long an answer sent in parts may wait for the client to take its bytes before the
+ * connection is cut: meanwhile its rows' snapshot is held open (reads.ts).
+ */
+export const STALL_MS = 30_000
+
+/**
+ * Sends the success envelope around `data`'s parts, each written as soon as it is made: the next
+ * part is made in a later turn of the event loop (other requests are served between parts), once
+ * the client has taken what was written. An answer of one part goes whole, with its length. The
+ * parts are let go (`return()`) whatever happens: the client went away, or did not read for
+ * `stallMs` (the connection is cut).
+ */
+export async function sendParts(
+  res: ServerResponse,
+  data: JsonArrayParts,
+  stallMs = STALL_MS
+): Promise<void> {
+  const parts = data.parts
+  try {
+    const first = parts.next()
+    if (first.done) return sendText(res, 200, '{"success":true,"data":[]}')
+    let next = parts.next()
+    if (next.done) return sendText(res, 200, `{"success":true,"data":[${first.value}]}`)
+    let gone = false
+    res.once('close', () => (gone = true))
+    res.writeHead(200, JSON_HEADERS)
+    res.write(`{"success":true,"data":[${first.value}`)
+    while (!next.done) {
+      // A turn of the event loop first: where the socket takes a part at once, 'drain' comes
+      // without one, and the next part would be made before anything else is served.
+      await nextTurn()
+      if (!gone && res.writableNeedDrain) await drained(res, stallMs)
+      if (gone) return
+      res.write(`,${next.value}`)
+      next = parts.next()
+    }
+    res.end(']}')
+  } finally {
+    parts.return()
+  }
+}
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+/** Resolves once `res` takes more (or closes); cuts the connection when it has not after `ms`. */
+function drained(res: ServerResponse, ms: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer)
+      res.off('drain', done)
+      res.off('close', done)
+      resolve()
+    }
+    const timer = setTimeout(() => res.destroy(), ms)
+    res.on('drain', done)
+    res.on('close', done)
+  })
 }
 
 export function sendOk(res: ServerResponse, data: unknown, status = 200) {

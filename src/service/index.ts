@@ -26,6 +26,7 @@ import {
   type DamageNotice
 } from './backup'
 import { openDatabase, type Db } from './db'
+import { openLongReads } from './reads'
 import { prepareDataDir, secureDbFiles } from './files'
 import { unauthorized } from './http'
 import { idempotencyStorage } from './idempotency'
@@ -156,7 +157,8 @@ export async function startService(opts: ServiceOptions): Promise<RunningService
   const { db, damage } = await openOrRecover(opts, file)
   secureDbFiles(file)
   if (damage) log(`[service] ${file} was damaged (${damage.error}); it was moved to ${damage.movedTo}`)
-  const store = openStorage(db)
+  const reads = openLongReads(db, file, opts.busyTimeoutMs)
+  const store = openStorage(db, reads)
   const revocations = revocationStorage(db)
   revocations.prune()
   const idempotency = idempotencyStorage(db)
@@ -260,6 +262,7 @@ export async function startService(opts: ServiceOptions): Promise<RunningService
   } catch (e) {
     if (timer) clearInterval(timer)
     await backupsDone()
+    await reads?.close()
     db.close()
     throw e
   }
@@ -279,6 +282,8 @@ export async function startService(opts: ServiceOptions): Promise<RunningService
         .then(async () => {
           // A backup being made reads the file: the caller may move it once close resolves.
           await backupsDone()
+          // Reads sent to clients end as their connections close (all of them, just above).
+          await reads?.close()
           try {
             // Everything into service.db itself: the file alone is then the whole database.
             db.exec('PRAGMA wal_checkpoint(TRUNCATE)')

@@ -18,11 +18,13 @@ import {
   failureOf,
   HttpError,
   isJsonContentType,
+  JsonArrayParts,
   notFound,
   okText,
   parseJsonObject,
   readBody,
   sendError,
+  sendParts,
   sendText,
   unauthorized,
   type Router
@@ -96,7 +98,9 @@ export async function listen(o: ServerOptions): Promise<Listening> {
     if (!change) {
       const ctx = { ...auth, params, query, body, address }
       if (!handler.cache) {
-        sendText(res, 200, okText(await handler.run(ctx)))
+        const data = await handler.run(ctx)
+        if (data instanceof JsonArrayParts) await sendParts(res, data)
+        else sendText(res, 200, okText(data))
         return
       }
       const cacheKey = `${auth.user.id}\n${url}`

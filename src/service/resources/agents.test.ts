@@ -12,7 +12,8 @@ import { AgentStrict, AgentType, TagStrict } from '../../shared'
 import { call, client, signUp, startTestServer, type TestServer } from '../../../test/support/serviceKit'
 import { hashPassword } from '../auth'
 import { openDatabase } from '../db'
-import { AGENTS_PAGE_SQL, LONG_PAGE } from './agents'
+import { PART_CHARS } from '../reads'
+import { AGENTS_PAGE_SQL, AGENTS_ROWS_SQL, LONG_PAGE, SENT_WHOLE } from './agents'
 import { MIGRATIONS, openStorage } from './index'
 import { publicUser } from './users'
 
@@ -228,9 +229,68 @@ describe('agents list', () => {
         expect.stringMatching(/^SEARCH agents USING COVERING INDEX agents_user \(user_id=\?\)$/)
       )
       expect(plan).toContainEqual(expect.stringMatching(/^SEARCH a USING INTEGER PRIMARY KEY \(rowid=\?\)$/))
+      // A long page or the whole list: rows in the index's order as they are made, never sorted
+      // after all are made (the first would come only then); `skip` walks the index alone.
+      const rows = (
+        db
+          .prepare(`EXPLAIN QUERY PLAN ${AGENTS_ROWS_SQL}`)
+          .all({ uid: 'u', user: '{}', take: -1, skip: 0 }) as {
+          detail: string
+        }[]
+      ).map((r) => r.detail)
+      expect(rows).toContainEqual(expect.stringMatching(/^SEARCH a USING INDEX agents_user \(user_id=\? AND/))
+      expect(rows).toContainEqual(
+        expect.stringMatching(/^SEARCH agents USING COVERING INDEX agents_user \(user_id=\?\)$/)
+      )
+      expect(rows.filter((d) => /TEMP B-TREE FOR ORDER BY/.test(d))).toEqual([])
     } finally {
       db.close()
       rmSync(dir, { recursive: true, force: true })
     }
   })
+
+  it('sends a list longer than a part as its rows are read, in chunks: the same list as its pages', async () => {
+    const other = await signUp(srv.base, 'Many')
+    const count = manyAgents(srv.dataDir, other.userId)
+    const whole = await other.api.get('/agents')
+    expect(whole.headers.get('transfer-encoding')).toBe('chunked')
+    expect(whole.headers.get('content-length')).toBeNull()
+    expect(whole.text.length).toBeGreaterThan(PART_CHARS)
+    const pages: unknown[] = []
+    for (let skip = 0; ; skip += 100) {
+      const page = (await other.api.get(`/agents?skip=${skip}&take=100`)).data as unknown[]
+      if (!page.length) break
+      pages.push(...page)
+    }
+    expect(whole.data).toEqual(pages)
+    expect(pages).toHaveLength(count)
+    // Long pages from its middle (made whole, and sent as read), and past the end.
+    for (const take of [LONG_PAGE + 1, SENT_WHOLE + 1]) {
+      expect((await other.api.get(`/agents?skip=${count - 7}&take=${take}`)).data).toEqual(
+        pages.slice(count - 7)
+      )
+      expect((await other.api.get(`/agents?skip=${count}&take=${take}`)).data).toEqual([])
+    }
+  })
 })
+
+/**
+ * `count` agents of `userId` (default: enough for a list longer than a part, PART_CHARS, at ~700
+ * bytes an agent), written into the service's file by a connection of their own (the service
+ * reads them as another connection's commit); how many.
+ */
+function manyAgents(dataDir: string, userId: string, count = Math.ceil(PART_CHARS / 500)): number {
+  const db = new Database(join(dataDir, 'service.db'))
+  try {
+    db.exec('PRAGMA busy_timeout = 5000')
+    db.prepare(
+      `WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < :count)
+       INSERT INTO agents (id, user_id, name, type, llm_provider, llm_model, has_memory, created_at, updated_at)
+       SELECT printf('00000000-0000-7000-8000-%012d', x), :user, 'Agent ' || x, 'REACT', 'p', 'm', 0, t, t
+       FROM (SELECT x, strftime('%Y-%m-%dT%H:%M:%f', 'now') || printf('%03d', x % 1000) || '+00:00' AS t FROM n)`
+    ).run({ count, user: userId })
+  } finally {
+    db.close()
+  }
+  return count
+}

@@ -5,6 +5,7 @@
  */
 import type { UserStrict } from '../../shared'
 import { composeMigrations, type Db } from '../db'
+import type { LongReads } from '../reads'
 import type { RouteTable } from '../routes'
 import * as idempotency from '../idempotency'
 import * as revocation from '../revocation'
@@ -36,8 +37,11 @@ export const SCHEMA_VERSION = MIGRATIONS.length
 
 export type Storage = ReturnType<typeof openStorage>
 
-/** Prepares every resource's statements on an open database. */
-export function openStorage(db: Db) {
+/**
+ * Prepares every resource's statements on an open database; `reads`: long lists are read on
+ * connections of their own (reads.ts), else on `db` whole.
+ */
+export function openStorage(db: Db, reads: LongReads | null = null) {
   const s = {
     settings: settings.settingsStorage(db),
     users: users.usersStorage(db),
@@ -46,7 +50,7 @@ export function openStorage(db: Db) {
     tags: tags.tagsStorage(db),
     tools: tools.toolsStorage(db),
     apiTokens: apiTokens.apiTokensStorage(db),
-    agents: agents.agentsStorage(db)
+    agents: agents.agentsStorage(db, reads)
   }
   /** An agent and the other end of a link kind, as expanded links show them. */
   const ends = (other: { get(user: UserStrict, id: string): unknown }): links.LinkEnds => ({
