@@ -41,7 +41,12 @@ interface Setup {
   served: () => Promise<{ id: string; name: string }[]>
 }
 
-async function setUp(): Promise<Setup> {
+/**
+ * `gated`: the gate between the front and the service (the answer relayed whole, with its
+ * length); else the front relays the service's own answer, sent in chunks as its rows are read
+ * (service/reads.ts), without a length.
+ */
+async function setUp(gated = true): Promise<Setup> {
   const service = await startService({
     dataDir: tempDir('agent-desk-svc-'),
     scryptCost: 16,
@@ -52,7 +57,7 @@ async function setUp(): Promise<Setup> {
   // the gate (it relays an answer as it comes, and holds it part-way).
   const gate = await startGateProxy(service.url)
   cleanup.push(() => gate.close())
-  const proxy = await startUnpagedProxy(gate.url)
+  const proxy = await startUnpagedProxy(gated ? gate.url : service.url)
   cleanup.push(() => proxy.close())
   const seed = await seedAccount(service.url, { agents: AGENTS, tags: 1 })
   const t = testCore({ answerPieceItems: 1000, fetchTimeoutMs: 60_000 })
@@ -99,38 +104,44 @@ async function firstReply(t: TestCore): Promise<IpcReply<unknown>> {
 }
 
 describe('a list longer than a piece, from a server', () => {
-  it('leaves main as it comes: its first pieces while the server still answers, then the rest, in order', async () => {
-    const setup = await setUp()
-    const { t, served } = setup
-    const hold = await holdAnswer(setup)
-    const reply = await firstReply(t)
-    await waitFor(hold.held)
-    if (!reply.ok || !reply.more) throw new Error('a list in pieces was expected')
-    // Its count is not known before the end.
-    expect(reply.more.count).toBeUndefined()
-    // The first group's pieces are there to take.
-    const pieces: AnswerPiece[] = []
-    for (let i = 0; i < 2; i++) {
-      const r = await t.core.invoke('answers.next', { id: reply.more.id })
-      if (!r.ok) throw new Error(r.error.message)
-      pieces.push(r.value as AnswerPiece)
+  it.each([
+    ['with its length', true],
+    ['in chunks without a length', false]
+  ])(
+    'leaves main as it comes (%s): its first pieces while the server still answers, then the rest, in order',
+    async (_, gated) => {
+      const setup = await setUp(gated)
+      const { t, served } = setup
+      const hold = await holdAnswer(setup)
+      const reply = await firstReply(t)
+      await waitFor(hold.held)
+      if (!reply.ok || !reply.more) throw new Error('a list in pieces was expected')
+      // Its count is not known before the end.
+      expect(reply.more.count).toBeUndefined()
+      // The first group's pieces are there to take.
+      const pieces: AnswerPiece[] = []
+      for (let i = 0; i < 2; i++) {
+        const r = await t.core.invoke('answers.next', { id: reply.more.id })
+        if (!r.ok) throw new Error(r.error.message)
+        pieces.push(r.value as AnswerPiece)
+      }
+      expect(pieces.every((p) => !p.done)).toBe(true)
+      hold.release()
+      const whole = await wholeReply({ ...reply, value: { ...(reply.value as object), data: [] } }, (c, i) =>
+        t.core.invoke(c, i)
+      )
+      if (!whole.ok) throw new Error(whole.error.message)
+      const rest = (whole.value as { data: { id: string }[] }).data
+      const taken = pieces.flatMap((p) =>
+        'json' in p ? p.json.flatMap((j) => JSON.parse(j) as { id: string }[]) : []
+      )
+      const expected = (await served()).map((a) => a.id)
+      expect([...taken, ...rest].map((a) => a.id)).toEqual(expected)
+      // Written to the cache whole once it ended.
+      const cached = await t.call('agents.list', { cacheOnly: true })
+      expect(cached.data.map((a) => a.id)).toEqual(expected)
     }
-    expect(pieces.every((p) => !p.done)).toBe(true)
-    hold.release()
-    const whole = await wholeReply({ ...reply, value: { ...(reply.value as object), data: [] } }, (c, i) =>
-      t.core.invoke(c, i)
-    )
-    if (!whole.ok) throw new Error(whole.error.message)
-    const rest = (whole.value as { data: { id: string }[] }).data
-    const taken = pieces.flatMap((p) =>
-      'json' in p ? p.json.flatMap((j) => JSON.parse(j) as { id: string }[]) : []
-    )
-    const expected = (await served()).map((a) => a.id)
-    expect([...taken, ...rest].map((a) => a.id)).toEqual(expected)
-    // Written to the cache whole once it ended.
-    const cached = await t.call('agents.list', { cacheOnly: true })
-    expect(cached.data.map((a) => a.id)).toEqual(expected)
-  })
+  )
 
   it('leaves out an agent deleted while it came, and lists one created offline first (the last piece says so)', async () => {
     const setup = await setUp()

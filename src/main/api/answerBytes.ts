@@ -25,7 +25,7 @@ export interface Source {
   /** Where each segment begins in the body. */
   readonly starts: readonly number[]
   readonly avail: number
-  /** How many bytes the body has in all. */
+  /** How many bytes the body has in all (Infinity while that is not known). */
   readonly total: number
   readonly done: boolean
   /** The segment last looked up (reading goes forward: most lookups find it, or the next). */
@@ -39,7 +39,10 @@ export interface Source {
 /** What a segment let go is left as. */
 const EMPTY = Buffer.alloc(0)
 
-/** An answer's bytes as they arrive, `total` of them (its Content-Length). */
+/**
+ * An answer's bytes as they arrive: `declared` of them (its Content-Length), or, where the answer
+ * came without one (in chunks), as many as came once it ended.
+ */
 export class ArrivingBody implements Source {
   readonly segs: Buffer[] = []
   readonly starts: number[] = []
@@ -55,12 +58,16 @@ export class ArrivingBody implements Source {
   private wanted = 0
 
   constructor(
-    readonly total: number,
+    readonly declared: number | null,
     readonly gather = GATHER_BYTES
   ) {}
 
+  get total(): number {
+    return this.declared ?? (this.done ? this.avail : Infinity)
+  }
+
   /**
-   * More bytes came (never more than `total` in all: HTTP holds a body to its Content-Length). A
+   * More bytes came (never more than `declared` in all: HTTP holds a body to its Content-Length). A
    * chunk is kept as it came, never changed after: the socket makes a new one for each read.
    */
   add(chunk: Buffer): void {

@@ -183,7 +183,7 @@ export function send(opts: SendOptions): Promise<RawResponse> {
     let settled = false
     let abortReason: 'timeout' | 'first_byte' | 'too_large' | 'cancelled' | null = null
     let responseStarted = false
-    // A long successful answer of known length, read while it arrives (largeAnswer.ts).
+    // A long successful answer, read while it arrives (largeAnswer.ts).
     let arriving: ArrivingBody | null = null
     const isHttps = opts.url.protocol === 'https:'
     const lib = isHttps ? https : http
@@ -281,16 +281,16 @@ export function send(opts: SendOptions): Promise<RawResponse> {
           }
           const chunks: Buffer[] = []
           const status = res.statusCode ?? 0
-          if (
-            status >= 200 &&
-            status < 300 &&
-            Number.isFinite(declared) &&
-            declared >= LARGE_ANSWER_BYTES &&
-            !readWhole(opts)
-          )
+          const ok = status >= 200 && status < 300
+          const sized = Number.isFinite(declared)
+          const inSteps = (body: ArrivingBody) =>
+            parseJsonInSteps(body, undefined, undefined, opts.groups).catch(() => undefined)
+          if (ok && sized && declared >= LARGE_ANSWER_BYTES && !readWhole(opts))
             arriving = new ArrivingBody(declared)
-          const read =
-            arriving && parseJsonInSteps(arriving, undefined, undefined, opts.groups).catch(() => undefined)
+          let read = arriving && inSteps(arriving)
+          // An answer without a length (sent in chunks as it is made: a long list from the
+          // embedded service, or a server that streams) is read in steps too once it is long.
+          let unsized = ok && !sized && !readWhole(opts)
           paceByTurn(res)
           res.on('data', (chunk: Buffer) => {
             if (settled) return
@@ -299,8 +299,16 @@ export function send(opts: SendOptions): Promise<RawResponse> {
               abort('too_large')
               return
             }
-            if (!arriving) chunks.push(chunk)
-            else if (total <= arriving.total) arriving.add(chunk)
+            if (!arriving) {
+              chunks.push(chunk)
+              if (unsized && total >= LARGE_ANSWER_BYTES) {
+                unsized = false
+                const body = new ArrivingBody(null)
+                for (const c of chunks.splice(0)) body.add(c)
+                arriving = body
+                read = inSteps(body)
+              }
+            } else if (total <= arriving.total) arriving.add(chunk)
             else fail(Object.assign(new Error('The answer ran past its Content-Length'), { code: 'EPROTO' }))
           })
           res.on('end', () =>

@@ -137,10 +137,12 @@ describe('parseJsonInSteps on an answer still arriving', () => {
     sizes: number[],
     batchBytes: number,
     stopAt = Infinity,
-    gather = 7
+    gather = 7,
+    sized = true
   ) {
     const buf = Buffer.from(text)
-    const body = new ArrivingBody(buf.length, gather)
+    // Of its Content-Length, or without one (sent in chunks: its length known once it ended).
+    const body = new ArrivingBody(sized ? buf.length : null, gather)
     let batchesBeforeEnd = 0
     let ended = false
     const reading = parseJsonInSteps(
@@ -162,17 +164,18 @@ describe('parseJsonInSteps on an answer still arriving', () => {
     return { read: await reading, batchesBeforeEnd }
   }
 
-  it('reads it as JSON.parse reads the whole, whatever the chunks', async () => {
+  it('reads it as JSON.parse reads the whole, whatever the chunks, its length given or not', async () => {
     await fc.assert(
       fc.asyncProperty(
         rootValue,
         fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 8 }),
         fc.integer({ min: 1, max: 100 }),
         fc.integer({ min: 0, max: 64 }),
-        async (value, sizes, batchBytes, gather) => {
+        fc.boolean(),
+        async (value, sizes, batchBytes, gather, sized) => {
           const text = spaced(value, ' ')
           // Kept in chunks as they came, or gathered: a value, a string, an escape may straddle two or more.
-          const { read } = await readArriving(text, sizes, batchBytes, Infinity, gather)
+          const { read } = await readArriving(text, sizes, batchBytes, Infinity, gather, sized)
           expect(read).toEqual({ value: JSON.parse(text) })
         }
       ),
