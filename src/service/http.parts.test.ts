@@ -6,7 +6,7 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { JsonArrayParts, sendParts } from './http'
+import { JsonArrayParts, sendParts, type PartsOptions, WHOLE_CHARS } from './http'
 
 const cleanup: (() => Promise<void>)[] = []
 afterEach(async () => {
@@ -34,10 +34,10 @@ function counted(count: number, items: number) {
 }
 
 /** A server that answers each request with `answer()`'s parts. */
-async function serve(answer: () => JsonArrayParts, stallMs?: number): Promise<string> {
+async function serve(answer: () => JsonArrayParts, opts?: PartsOptions): Promise<string> {
   const server = http.createServer((req, res) => {
     req.resume()
-    void sendParts(res, answer(), stallMs)
+    void sendParts(res, answer(), opts)
   })
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   cleanup.push(
@@ -68,25 +68,32 @@ async function settled(value: () => number): Promise<number> {
 }
 
 describe('an answer in parts', () => {
-  it('goes out in chunks, without a length: the envelope around every item, in order', async () => {
-    const a = counted(40, 1000)
+  it('longer than WHOLE_CHARS goes out in chunks, without a length: the envelope around every item, in order', async () => {
+    // ~3.1 MB in 400 parts.
+    const a = counted(400, 1000)
     const url = await serve(() => a.data)
     const r = await fetched(url)
     expect(r.headers.get('transfer-encoding')).toBe('chunked')
     expect(r.headers.get('content-length')).toBeNull()
     expect(r.json.success).toBe(true)
-    expect(r.json.data).toEqual(Array.from({ length: 40_000 }, (_, i) => String(i)))
+    expect(r.json.data).toEqual(Array.from({ length: 400_000 }, (_, i) => String(i)))
     await a.over
-    expect(a.note).toMatchObject({ made: 40, finished: true, let: false })
+    expect(a.note).toMatchObject({ made: 400, finished: true, let: false })
   })
 
-  it('of one part (or none) goes whole, with its length', async () => {
-    for (const n of [0, 1]) {
-      const a = counted(n, 3)
+  it('shorter goes whole, with its length, in any number of parts (none too)', async () => {
+    for (const n of [0, 1, 20]) {
+      const a = counted(n, 1000)
       const r = await fetched(await serve(() => a.data))
       expect(r.headers.get('content-length')).not.toBeNull()
-      expect(r.json.data).toEqual(n ? ['0', '1', '2'] : [])
+      expect(r.json.data).toEqual(Array.from({ length: n * 1000 }, (_, i) => String(i)))
     }
+    // Parts to the first item are sent at once where WHOLE_CHARS is none.
+    const a = counted(3, 2)
+    const r = await fetched(await serve(() => a.data, { wholeChars: 0 }))
+    expect(r.headers.get('transfer-encoding')).toBe('chunked')
+    expect(r.json.data).toEqual(['0', '1', '2', '3', '4', '5'])
+    expect(WHOLE_CHARS).toBeGreaterThan(20 * 1000 * 8)
   })
 
   it('is made only as fast as the client takes it; a client gone lets the parts go', async () => {
@@ -108,7 +115,7 @@ describe('an answer in parts', () => {
 
   it('cuts a client that takes nothing for the stall time, and lets the parts go', async () => {
     const a = counted(4000, 8000)
-    const url = await serve(() => a.data, 200)
+    const url = await serve(() => a.data, { stallMs: 200 })
     const answer = new Promise<http.IncomingMessage>((resolve, reject) => {
       http
         .get(url, (res) => {

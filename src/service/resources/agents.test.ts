@@ -12,7 +12,7 @@ import { AgentStrict, AgentType, TagStrict } from '../../shared'
 import { call, client, signUp, startTestServer, type TestServer } from '../../../test/support/serviceKit'
 import { hashPassword } from '../auth'
 import { openDatabase } from '../db'
-import { PART_CHARS } from '../reads'
+import { WHOLE_CHARS } from '../http'
 import { AGENTS_PAGE_SQL, AGENTS_ROWS_SQL, LONG_PAGE, SENT_WHOLE } from './agents'
 import { MIGRATIONS, openStorage } from './index'
 import { publicUser } from './users'
@@ -249,16 +249,16 @@ describe('agents list', () => {
     }
   })
 
-  it('sends a list longer than a part as its rows are read, in chunks: the same list as its pages', async () => {
+  it('sends a long list as its rows are read, in chunks: the same list as its pages', async () => {
     const other = await signUp(srv.base, 'Many')
     const count = manyAgents(srv.dataDir, other.userId)
     const whole = await other.api.get('/agents')
     expect(whole.headers.get('transfer-encoding')).toBe('chunked')
     expect(whole.headers.get('content-length')).toBeNull()
-    expect(whole.text.length).toBeGreaterThan(PART_CHARS)
+    expect(whole.text.length).toBeGreaterThan(WHOLE_CHARS)
     const pages: unknown[] = []
-    for (let skip = 0; ; skip += 100) {
-      const page = (await other.api.get(`/agents?skip=${skip}&take=100`)).data as unknown[]
+    for (let skip = 0; ; skip += 1000) {
+      const page = (await other.api.get(`/agents?skip=${skip}&take=1000`)).data as unknown[]
       if (!page.length) break
       pages.push(...page)
     }
@@ -275,11 +275,11 @@ describe('agents list', () => {
 })
 
 /**
- * `count` agents of `userId` (default: enough for a list longer than a part, PART_CHARS, at ~700
+ * `count` agents of `userId` (default: enough for a list sent in parts, past WHOLE_CHARS, at ~700
  * bytes an agent), written into the service's file by a connection of their own (the service
  * reads them as another connection's commit); how many.
  */
-function manyAgents(dataDir: string, userId: string, count = Math.ceil(PART_CHARS / 500)): number {
+function manyAgents(dataDir: string, userId: string, count = Math.ceil(WHOLE_CHARS / 500)): number {
   const db = new Database(join(dataDir, 'service.db'))
   try {
     db.exec('PRAGMA busy_timeout = 5000')
