@@ -6,7 +6,7 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { JsonArrayParts, sendParts, type PartsOptions, WHOLE_CHARS } from './http'
+import { JsonArrayParts, okText, sendParts, type PartsOptions, WHOLE_CHARS } from './http'
 
 const cleanup: (() => Promise<void>)[] = []
 afterEach(async () => {
@@ -134,5 +134,11 @@ describe('an answer in parts', () => {
       res.resume()
     })
     expect(complete).toBe(false)
+  })
+
+  it('is joined whole where it is not sent (okText): every part read', () => {
+    const a = counted(3, 2)
+    expect(JSON.parse(okText(a.data))).toEqual({ success: true, data: ['0', '1', '2', '3', '4', '5'] })
+    expect(a.note).toMatchObject({ made: 3, finished: true, let: false })
   })
 })
