@@ -4,8 +4,8 @@
  * A whole list of 100,000 agents is ~1.6 s of SQLite's work and ~100 MB of text. Read on the
  * service's connection in one go, it held the service's event loop that long, and not a byte went
  * out before the last row was read (the client waited 1.4–2.1 s for the answer's first byte).
- * Here its rows are read a part at a time between turns of the event loop, and each part is sent
- * as soon as it is made (http.ts, `JsonArrayParts`).
+ * Here its rows are read a part at a time between turns of the event loop, and past its first 2 MB
+ * each part is sent as soon as it is made (http.ts, `sendParts`).
  *
  * A statement being stepped keeps its read transaction open until it has stepped to its end. In
  * WAL mode that transaction is a snapshot: the list is the database as it was when its first row
