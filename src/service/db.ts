@@ -108,14 +108,18 @@ export function openDatabase(
   }
 }
 
+/** Whether `db`'s file is in WAL mode (SQLite may refuse it, on some file systems). */
+export function inWalMode(db: Connection): boolean {
+  const mode = db.prepare('PRAGMA journal_mode').get() as { journal_mode?: unknown } | undefined
+  return String(mode?.journal_mode).toLowerCase() === 'wal'
+}
+
 /** A change counter over the WAL-index header of `file` (see DbChanges), or null where not usable. */
 function walIndexProbe(
   db: Connection,
   file: string
 ): { version(): number | null; absorb(): void; close(): void } | null {
-  if (process.platform === 'win32') return null
-  const mode = db.prepare('PRAGMA journal_mode').get() as { journal_mode?: unknown } | undefined
-  if (String(mode?.journal_mode).toLowerCase() !== 'wal') return null
+  if (process.platform === 'win32' || !inWalMode(db)) return null
   let fd: number
   try {
     fd = openSync(`${file}-shm`, 'r')

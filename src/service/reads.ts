@@ -18,7 +18,7 @@
  * the WAL from being checkpointed.
  */
 import Database from 'libsql'
-import type { Connection, Statement } from './db'
+import { inWalMode, type Connection, type Statement } from './db'
 
 /** Characters of row texts in one part (~250 agents: ~4 ms of SQLite's work). */
 export const PART_CHARS = 256 * 1024
@@ -120,8 +120,7 @@ function reset(s: Statement, params: Record<string, unknown>): boolean {
 
 /** Long reads beside `db` (its file is `file`), or null where it is not in WAL mode. */
 export function openLongReads(db: Connection, file: string, busyTimeoutMs = 5000): LongReads | null {
-  const mode = db.prepare('PRAGMA journal_mode').get() as { journal_mode?: unknown } | undefined
-  return String(mode?.journal_mode).toLowerCase() === 'wal' ? new LongReads(file, busyTimeoutMs) : null
+  return inWalMode(db) ? new LongReads(file, busyTimeoutMs) : null
 }
 
 /**
