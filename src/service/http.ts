@@ -71,6 +71,9 @@ export class JsonArrayParts {
   constructor(readonly parts: Generator<string, void, undefined>) {}
 }
 
+/** The success envelope's text before its `data`. */
+const OK_HEAD = '{"success":true,"data":'
+
 /** The text of the success envelope around `data` (parts of an array are joined: all of them read). */
 export function okText(data: unknown): string {
   const json =
@@ -81,7 +84,7 @@ export function okText(data: unknown): string {
         : data === undefined
           ? 'null'
           : JSON.stringify(data)
-  return `{"success":true,"data":${json}}`
+  return `${OK_HEAD}${json}}`
 }
 
 /**
@@ -129,9 +132,9 @@ export async function sendParts(
       if (gone) return
       next = parts.next()
     }
-    if (next.done) return sendText(res, 200, `{"success":true,"data":[${head.join(',')}]}`)
+    if (next.done) return sendText(res, 200, okText(new RawJson(`[${head.join(',')}]`)))
     res.writeHead(200, JSON_HEADERS)
-    res.write(`{"success":true,"data":[${head.join(',')}`)
+    res.write(`${OK_HEAD}[${head.join(',')}`)
     let comma = head.length > 0
     while (!next.done) {
       // A turn of the event loop first: where the socket takes a part at once, 'drain' comes
