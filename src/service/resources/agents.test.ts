@@ -275,11 +275,12 @@ describe('agents list', () => {
 })
 
 /**
- * `count` agents of `userId` (default: enough for a list sent in parts, past WHOLE_CHARS, at ~700
- * bytes an agent), written into the service's file by a connection of their own (the service
- * reads them as another connection's commit); how many.
+ * Agents of `userId` enough for a list sent in parts (past WHOLE_CHARS, at ~700 bytes an agent),
+ * written into the service's file by a connection of their own (the service reads them as another
+ * connection's commit); how many.
  */
-function manyAgents(dataDir: string, userId: string, count = Math.ceil(WHOLE_CHARS / 500)): number {
+function manyAgents(dataDir: string, userId: string): number {
+  const count = Math.ceil(WHOLE_CHARS / 500)
   const db = new Database(join(dataDir, 'service.db'))
   try {
     db.exec('PRAGMA busy_timeout = 5000')
