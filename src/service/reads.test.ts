@@ -111,7 +111,7 @@ describe('textParts', () => {
   it('joins the texts with commas into parts of about the size asked, all of them in order', () => {
     const texts = Array.from({ length: 50 }, (_, i) => `"${'x'.repeat(i)}"`)
     const rows = texts.map((t) => [t])[Symbol.iterator]()
-    const parts = [...textParts(rows, String, 100)]
+    const parts = [...textParts(rows, (r) => String(r[0]), 100)]
     expect(parts.length).toBeGreaterThan(10)
     for (const p of parts.slice(0, -1)) expect(p.length).toBeGreaterThanOrEqual(100)
     expect(JSON.parse(`[${parts.join(',')}]`)).toEqual(texts.map((t) => JSON.parse(t) as string))
@@ -119,7 +119,7 @@ describe('textParts', () => {
 
   it('let go, lets its rows go', () => {
     const { reads } = setUp(100_000)
-    const parts = textParts(reads.rows(ALL, {}), String, 10)
+    const parts = textParts(reads.rows(ALL, {}), (r) => String(r[0]), 10)
     expect(parts.next().value).toBe('0,1,2,3,4,5,6,7,8,9')
     expect(reads.underWay).toBe(1)
     parts.return()

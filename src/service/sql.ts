@@ -8,6 +8,8 @@
 import { randomFillSync } from 'node:crypto'
 import { formatTimestamp, type UserStrict } from '../shared'
 import type { Db } from './db'
+import { JsonArrayParts } from './http'
+import { SENT_WHOLE, textParts, type LongReads } from './reads'
 
 export type Row = Record<string, unknown>
 
@@ -154,15 +156,26 @@ export interface OwnedTable<T, I> {
   get(user: UserStrict, id: string): T | undefined
   /** Which of `ids` are the owner's rows (an index lookup each; nothing read or decoded). */
   owned(user: UserStrict, ids: readonly string[]): Set<string>
-  /** The owner's rows, newest first. */
-  list(user: UserStrict, page: Page): T[]
+  /**
+   * The owner's rows, newest first; or (a page longer than SENT_WHOLE or the whole list, where
+   * there are long reads) their JSON, a part at a time as the rows are read (reads.ts).
+   */
+  list(user: UserStrict, page: Page): T[] | JsonArrayParts
   /** Writes the updatable columns of `input`; undefined when there is no such row. */
   update(user: UserStrict, id: string, input: I): T | undefined
   remove(user: UserStrict, id: string): boolean
 }
 
-/** The prepared statements of a table of user-owned rows, and the operations on them. */
-export function ownedTable<T, I>(db: Db, def: TableDef, codec: Codec<T, I>): OwnedTable<T, I> {
+/**
+ * The prepared statements of a table of user-owned rows, and the operations on them; `reads`: long
+ * lists are read on connections of their own as they are sent, else on `db` whole.
+ */
+export function ownedTable<T, I>(
+  db: Db,
+  def: TableDef,
+  codec: Codec<T, I>,
+  reads: LongReads | null = null
+): OwnedTable<T, I> {
   const { table } = def
   const columns = Object.keys(def.columns)
   const stamps = stampsOf(def)
@@ -182,6 +195,7 @@ export function ownedTable<T, I>(db: Db, def: TableDef, codec: Codec<T, I>): Own
           ),
     remove: db.prepare(`DELETE FROM ${table} WHERE id = ? AND user_id = ?`)
   }
+  const longList = `SELECT ${cols} FROM ${table} WHERE user_id = :uid ${NEWEST} LIMIT :take OFFSET :skip`
   const ops: OwnedTable<T, I> = {
     create(user, input) {
       const id = newId()
@@ -198,6 +212,16 @@ export function ownedTable<T, I>(db: Db, def: TableDef, codec: Codec<T, I>): Own
       return new Set(ids.filter((id) => s.owned.get(id, user.id) !== undefined))
     },
     list(user, page) {
+      if (reads && (page.take < 0 || page.take > SENT_WHOLE)) {
+        const params = { uid: user.id, take: page.take, skip: page.skip }
+        return new JsonArrayParts(
+          textParts(reads.rows(longList, params), (values) => {
+            const r: Row = {}
+            for (let i = 0; i < all.length; i++) r[all[i] as string] = values[i]
+            return JSON.stringify(codec.decode(r, user))
+          })
+        )
+      }
       return (s.list.all(user.id, page.take, page.skip) as Row[]).map((r) => codec.decode(r, user))
     },
     update(user, id, input) {

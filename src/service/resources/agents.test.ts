@@ -13,7 +13,8 @@ import { call, client, signUp, startTestServer, type TestServer } from '../../..
 import { hashPassword } from '../auth'
 import { openDatabase } from '../db'
 import { WHOLE_CHARS } from '../http'
-import { AGENTS_PAGE_SQL, AGENTS_ROWS_SQL, LONG_PAGE, SENT_WHOLE } from './agents'
+import { SENT_WHOLE } from '../reads'
+import { AGENTS_PAGE_SQL, AGENTS_ROWS_SQL, LONG_PAGE } from './agents'
 import { MIGRATIONS, openStorage } from './index'
 import { publicUser } from './users'
 

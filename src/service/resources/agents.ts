@@ -5,7 +5,7 @@
 import { AgentCreate, AgentUpdate, type AgentStrict, type FieldIssue, type UserStrict } from '../../shared'
 import type { Db } from '../db'
 import { invalid, JsonArrayParts, RawJson, validate } from '../http'
-import { textParts, type LongReads } from '../reads'
+import { SENT_WHOLE, textParts, type LongReads } from '../reads'
 import { crud, page, type RouteTable } from '../routes'
 import { createTableSql, newId, nowStamp, str, transaction } from '../sql'
 import type { Page, Row, TableDef } from '../sql'
@@ -105,13 +105,6 @@ export const AGENTS_ROWS_SQL = `SELECT ${AGENT_JSON} AS j ${AGENT_FROM}
   ORDER BY a.created_at DESC, a.seq DESC LIMIT :take`
 /** Pages longer than this (and the whole list) are read as rows (AGENTS_ROWS_SQL). */
 export const LONG_PAGE = 2000
-/**
- * Pages up to this long are made whole before they are sent; longer ones and the whole list as
- * they are read. Sent as they were read, the app's pages of 5,000 came no sooner (lists of 10,000
- * and 100,000 agents took as long), and on two cores its main process waited for a CPU 44–50 ms at a
- * time while the service read the next page beside it (longest blocks 68–92 ms, against 25–39 ms).
- */
-export const SENT_WHOLE = 5000
 
 export interface AgentInput {
   name: string
@@ -221,7 +214,7 @@ export function agentsStorage(db: Db, reads: LongReads | null = null) {
         return new RawJson(r ? str(r.j) : '[]')
       }
       if (reads && (p.take < 0 || p.take > SENT_WHOLE))
-        return new JsonArrayParts(textParts(reads.rows(AGENTS_ROWS_SQL, params), str))
+        return new JsonArrayParts(textParts(reads.rows(AGENTS_ROWS_SQL, params), (r) => str(r[0])))
       const texts: string[] = []
       for (const r of s.rows.iterate(params) as Iterable<unknown[]>) texts.push(str(r[0]))
       return new RawJson(`[${texts.join(',')}]`)

@@ -2,6 +2,7 @@
 import { ApiTokenCreate, type ApiTokenStrict, type UserStrict } from '../../shared'
 import { newApiTokenValue } from '../auth'
 import type { Db } from '../db'
+import type { LongReads } from '../reads'
 import { ownedCrud, type RouteTable } from '../routes'
 import { createTableSql, ownedTable, ownerFields, str } from '../sql'
 import type { Row, TableDef } from '../sql'
@@ -27,11 +28,16 @@ function mapToken(r: Row, user: UserStrict): ApiTokenStrict {
 
 export type ApiTokenStorage = ReturnType<typeof apiTokensStorage>
 
-export function apiTokensStorage(db: Db) {
-  const table = ownedTable<ApiTokenStrict, ApiTokenInput>(db, API_TOKENS, {
-    encode: (t) => t,
-    decode: mapToken
-  })
+export function apiTokensStorage(db: Db, reads: LongReads | null = null) {
+  const table = ownedTable<ApiTokenStrict, ApiTokenInput>(
+    db,
+    API_TOKENS,
+    {
+      encode: (t) => t,
+      decode: mapToken
+    },
+    reads
+  )
   const userByToken = db.prepare(
     'SELECT u.* FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.token = ? AND u.deleted_at IS NULL'
   )

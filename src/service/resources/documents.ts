@@ -1,6 +1,7 @@
 /** Documents: table, row mapping, routes (create, list, get, rename, delete). */
 import { DocumentCreate, DocumentUpdate, type DocumentStrict, type UserStrict } from '../../shared'
 import type { Db } from '../db'
+import type { LongReads } from '../reads'
 import { ownedCrud, type RouteTable } from '../routes'
 import {
   createTableSql,
@@ -58,17 +59,22 @@ export function mapDocument(r: Row, user: UserStrict): DocumentStrict {
 
 export type DocumentStorage = ReturnType<typeof documentsStorage>
 
-export function documentsStorage(db: Db) {
-  return ownedTable<DocumentStrict, DocumentInput>(db, DOCUMENTS, {
-    encode: (d) => ({
-      ...d,
-      metadata: JSON.stringify(d.metadata),
-      authorization: jsonText(d.authorization),
-      splitter: jsonText(d.splitter)
-    }),
-    decode: mapDocument,
-    updatable: ['name']
-  })
+export function documentsStorage(db: Db, reads: LongReads | null = null) {
+  return ownedTable<DocumentStrict, DocumentInput>(
+    db,
+    DOCUMENTS,
+    {
+      encode: (d) => ({
+        ...d,
+        metadata: JSON.stringify(d.metadata),
+        authorization: jsonText(d.authorization),
+        splitter: jsonText(d.splitter)
+      }),
+      decode: mapDocument,
+      updatable: ['name']
+    },
+    reads
+  )
 }
 
 export function documentRoutes(documents: DocumentStorage): RouteTable {

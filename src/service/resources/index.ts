@@ -45,11 +45,11 @@ export function openStorage(db: Db, reads: LongReads | null = null) {
   const s = {
     settings: settings.settingsStorage(db),
     users: users.usersStorage(db),
-    documents: documents.documentsStorage(db),
-    prompts: prompts.promptsStorage(db),
-    tags: tags.tagsStorage(db),
-    tools: tools.toolsStorage(db),
-    apiTokens: apiTokens.apiTokensStorage(db),
+    documents: documents.documentsStorage(db, reads),
+    prompts: prompts.promptsStorage(db, reads),
+    tags: tags.tagsStorage(db, reads),
+    tools: tools.toolsStorage(db, reads),
+    apiTokens: apiTokens.apiTokensStorage(db, reads),
     agents: agents.agentsStorage(db, reads)
   }
   /** An agent and the other end of a link kind, as expanded links show them. */

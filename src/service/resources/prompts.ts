@@ -1,6 +1,7 @@
 /** Prompts: table, row mapping, routes; input_variables are derived from the template when not given. */
 import { PromptCreate, PromptUpdate, scanPlaceholders, type PromptStrict } from '../../shared'
 import type { Db } from '../db'
+import type { LongReads } from '../reads'
 import { invalid } from '../http'
 import { ownedCrud, type RouteTable } from '../routes'
 import { createTableSql, ownedTable, str, timeFields } from '../sql'
@@ -16,11 +17,16 @@ type PromptInput = Pick<PromptStrict, 'name' | 'template' | 'input_variables'>
 
 export type PromptStorage = OwnedTable<PromptStrict, PromptInput>
 
-export const promptsStorage = (db: Db): PromptStorage =>
-  ownedTable(db, PROMPTS, {
-    encode: (p) => ({ ...p, input_variables: JSON.stringify(p.input_variables) }),
-    decode: mapPrompt
-  })
+export const promptsStorage = (db: Db, reads: LongReads | null = null): PromptStorage =>
+  ownedTable(
+    db,
+    PROMPTS,
+    {
+      encode: (p) => ({ ...p, input_variables: JSON.stringify(p.input_variables) }),
+      decode: mapPrompt
+    },
+    reads
+  )
 
 function mapPrompt(r: Row): PromptStrict {
   const vars: unknown = JSON.parse(str(r.input_variables))

@@ -1,6 +1,7 @@
 /** Tags: table, row mapping, routes; a tag is created only for the signed-in user. */
 import { TagCreate, TagUpdate, type TagStrict } from '../../shared'
 import type { Db } from '../db'
+import type { LongReads } from '../reads'
 import { forbidden } from '../http'
 import { ownedCrud, type RouteTable } from '../routes'
 import { createTableSql, ownedTable, str, timeFields } from '../sql'
@@ -23,8 +24,8 @@ function mapTag(r: Row): TagStrict {
 
 export type TagStorage = ReturnType<typeof tagsStorage>
 
-export function tagsStorage(db: Db) {
-  return ownedTable<TagStrict, TagInput>(db, TAGS, { encode: (t) => t, decode: mapTag })
+export function tagsStorage(db: Db, reads: LongReads | null = null) {
+  return ownedTable<TagStrict, TagInput>(db, TAGS, { encode: (t) => t, decode: mapTag }, reads)
 }
 
 export function tagRoutes(tags: TagStorage): RouteTable {

@@ -1,6 +1,7 @@
 /** Tools: table, row mapping, routes (configuration in `metadata`). */
 import { ToolCreate, ToolUpdate, type ToolStrict, type UserStrict } from '../../shared'
 import type { Db } from '../db'
+import type { LongReads } from '../reads'
 import { ownedCrud, type RouteTable } from '../routes'
 import { createTableSql, jsonObj, ownedTable, namedTypedFields, str, timeFields } from '../sql'
 import type { OwnedTable, Row, TableDef } from '../sql'
@@ -20,11 +21,16 @@ type ToolInput = Pick<ToolStrict, 'name' | 'type' | 'description' | 'metadata'>
 
 export type ToolStorage = OwnedTable<ToolStrict, ToolInput>
 
-export const toolsStorage = (db: Db): ToolStorage =>
-  ownedTable(db, TOOLS, {
-    encode: (t) => ({ ...t, metadata: JSON.stringify(t.metadata) }),
-    decode: mapTool
-  })
+export const toolsStorage = (db: Db, reads: LongReads | null = null): ToolStorage =>
+  ownedTable(
+    db,
+    TOOLS,
+    {
+      encode: (t) => ({ ...t, metadata: JSON.stringify(t.metadata) }),
+      decode: mapTool
+    },
+    reads
+  )
 
 function mapTool(r: Row, user: UserStrict): ToolStrict {
   return {
