@@ -42,6 +42,21 @@ describe('useListQuery', () => {
     expect(q.typeOptions.value.map((o) => o.value).sort()).toEqual(['PDF', 'TXT'])
   })
 
+  it('offers the known types and every other type an item has, each once, however many', () => {
+    for (const kinds of [3, 40]) {
+      const list = ref(
+        Array.from({ length: 2000 }, (_, i) => ({
+          id: `i${i}`,
+          name: `n${i}`,
+          type: i % 7 ? `T${i % kinds}` : ''
+        }))
+      )
+      const q = useListQuery(list, { name: (x) => x.name, type: (x) => x.type, types: ['KNOWN', 'T1'] })
+      const expected = ['KNOWN', ...Array.from({ length: kinds }, (_, k) => `T${k}`)].sort()
+      expect(q.typeOptions.value.map((o) => o.value).sort()).toEqual(expected)
+    }
+  })
+
   it('filters by tags (all of the chosen ones), keeps the sort while typing, and sorts each change once', () => {
     interface Tagged {
       id: string
