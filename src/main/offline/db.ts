@@ -10,6 +10,33 @@ import { WAL_AUTOCHECKPOINT, WAL_CAP_BYTES } from './checkpoints'
 
 export type Db = InstanceType<typeof Database>
 
+/**
+ * An object each of whose values its maker makes when it is first read, then keeps: statements
+ * prepared on first use, so that opening a file prepares none it does not run (a store opened to
+ * read one list runs a few of its 30).
+ */
+export function preparedOnUse<M extends Record<string, () => unknown>>(
+  makers: M
+): { readonly [K in keyof M]: ReturnType<M[K]> } {
+  const out = {}
+  for (const key of Object.keys(makers)) {
+    const make = makers[key] as () => unknown
+    let value: unknown
+    let made = false
+    Object.defineProperty(out, key, {
+      enumerable: true,
+      get: () => {
+        if (!made) {
+          value = make()
+          made = true
+        }
+        return value
+      }
+    })
+  }
+  return out as { readonly [K in keyof M]: ReturnType<M[K]> }
+}
+
 /** Bumped on any incompatible schema change; a file with another version is moved aside and rebuilt. */
 export const SCHEMA_VERSION = 1
 

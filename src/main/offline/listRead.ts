@@ -23,7 +23,7 @@
 import Database from 'libsql'
 import { answerGone } from '../answerPieces'
 import { LIST_HEAD_SQL, MEMBER_ROW } from './cacheStatements'
-import { BUSY_TIMEOUT_MS, type Db, isCorruption, markForRebuild } from './db'
+import { BUSY_TIMEOUT_MS, type Db, isCorruption, markForRebuild, preparedOnUse } from './db'
 import { ComingListText } from './listText'
 import type { Cached, ListReadOptions, Resource } from './types'
 import { turnEvery } from '../turn'
@@ -46,16 +46,17 @@ const MEMBERS = 'FROM list_items WHERE resource = ? AND scope = ?'
 /** The position of the n-th member (after a position; n - 1 bound), if there are that many. */
 const PASSED = 'ORDER BY position LIMIT 1 OFFSET ?'
 
+/** A reader's statements, prepared on first use (a list of 1,000 runs four of them). */
 function statements(db: Db) {
-  return {
-    head: db.prepare(LIST_HEAD_SQL).raw(true),
-    first: db.prepare(`${ROWS} ORDER BY l.position LIMIT ?`).raw(true),
-    after: db.prepare(`${ROWS} AND l.position > ? ORDER BY l.position LIMIT ?`).raw(true),
-    passFirst: db.prepare(`SELECT position ${MEMBERS} ${PASSED}`).raw(true),
-    passAfter: db.prepare(`SELECT position ${MEMBERS} AND position > ? ${PASSED}`).raw(true),
-    countAfter: db.prepare(`SELECT COUNT(*) ${MEMBERS} AND position > ?`).raw(true),
-    countAll: db.prepare(`SELECT COUNT(*) ${MEMBERS}`).raw(true)
-  }
+  return preparedOnUse({
+    head: () => db.prepare(LIST_HEAD_SQL).raw(true),
+    first: () => db.prepare(`${ROWS} ORDER BY l.position LIMIT ?`).raw(true),
+    after: () => db.prepare(`${ROWS} AND l.position > ? ORDER BY l.position LIMIT ?`).raw(true),
+    passFirst: () => db.prepare(`SELECT position ${MEMBERS} ${PASSED}`).raw(true),
+    passAfter: () => db.prepare(`SELECT position ${MEMBERS} AND position > ? ${PASSED}`).raw(true),
+    countAfter: () => db.prepare(`SELECT COUNT(*) ${MEMBERS} AND position > ?`).raw(true),
+    countAll: () => db.prepare(`SELECT COUNT(*) ${MEMBERS}`).raw(true)
+  })
 }
 
 type Connection = { db: Db; s: ReturnType<typeof statements> }

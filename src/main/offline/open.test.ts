@@ -12,6 +12,8 @@ import { dirname, join } from 'node:path'
 import Database from 'libsql'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { maskToken } from '../../shared/apiToken'
+import { cacheStatements } from './cacheStatements'
+import { openChecked } from './db'
 import { SCHEMA_VERSION, offlineStorePath, safeSegment } from './index'
 import { type TempStores, tempStores } from '../../../test/support/offlineStores'
 
@@ -104,6 +106,24 @@ describe('openOfflineStore', () => {
     expect(c.rebuilt).toBe(true)
     c.cache.putItem('documents', { id: 'd' }, null)
     expect(c.cache.getItem('documents', 'd')).not.toBeNull()
+  })
+})
+
+describe('the cache statements', () => {
+  it('are prepared each when first used, once (SQLite lists those a connection holds)', () => {
+    const db = openChecked(join(t.dir, 'statements.sqlite'))
+    try {
+      const count = db.prepare('SELECT count(*) FROM sqlite_stmt').raw(true)
+      const held = () => (count.get() as number[])[0] as number
+      const before = held()
+      const s = cacheStatements(db)
+      expect(held()).toBe(before)
+      expect(s.listHead.all('agents', '')).toEqual([])
+      expect(s.listHead).toBe(s.listHead)
+      expect(held()).toBe(before + 1)
+    } finally {
+      db.close()
+    }
   })
 })
 

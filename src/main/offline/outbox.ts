@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto'
 import { errorData, type AppErrorData } from '../../shared/errors'
 import type { OutboxEntry, OutboxStatus } from '../../shared/ipc'
-import type { Db } from './db'
+import { type Db, preparedOnUse } from './db'
 import { replaceString } from './merge'
 import type { NewOutboxEntry, OutboxExtra, OutboxStore } from './types'
 
@@ -58,26 +58,29 @@ export class SqliteOutboxStore implements OutboxStore {
   private readonly s
 
   constructor(private readonly db: Db) {
-    this.s = {
-      insert: db.prepare(
-        `INSERT INTO outbox (id, channel, label, input, created_at, status, error, attempts, temp_id, extra)
+    // Prepared on first use: a store opened to read a list runs none of them.
+    this.s = preparedOnUse({
+      insert: () =>
+        db.prepare(
+          `INSERT INTO outbox (id, channel, label, input, created_at, status, error, attempts, temp_id, extra)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-      ),
-      list: db.prepare(`SELECT ${COLUMNS} FROM outbox ORDER BY seq`).raw(true),
-      get: db.prepare(`SELECT ${COLUMNS} FROM outbox WHERE id = ?`).raw(true),
-      tempId: db.prepare('SELECT temp_id FROM outbox WHERE id = ?').raw(true),
-      setStatus: db.prepare('UPDATE outbox SET status = ?, error = ? WHERE id = ?'),
-      extra: db.prepare('SELECT extra FROM outbox WHERE id = ?').raw(true),
-      setExtra: db.prepare('UPDATE outbox SET extra = ? WHERE id = ?'),
-      resetAttempts: db.prepare('UPDATE outbox SET attempts = 0 WHERE id = ?'),
-      replaying: db.prepare(
-        "UPDATE outbox SET status = 'replaying', error = NULL, attempts = attempts + 1 WHERE id = ?"
-      ),
-      remove: db.prepare('DELETE FROM outbox WHERE id = ?'),
-      mentions: db.prepare('SELECT id, input FROM outbox WHERE instr(input, ?) > 0').raw(true),
-      setInput: db.prepare('UPDATE outbox SET input = ? WHERE id = ?'),
-      setTempId: db.prepare('UPDATE outbox SET temp_id = ? WHERE temp_id = ?')
-    }
+        ),
+      list: () => db.prepare(`SELECT ${COLUMNS} FROM outbox ORDER BY seq`).raw(true),
+      get: () => db.prepare(`SELECT ${COLUMNS} FROM outbox WHERE id = ?`).raw(true),
+      tempId: () => db.prepare('SELECT temp_id FROM outbox WHERE id = ?').raw(true),
+      setStatus: () => db.prepare('UPDATE outbox SET status = ?, error = ? WHERE id = ?'),
+      extra: () => db.prepare('SELECT extra FROM outbox WHERE id = ?').raw(true),
+      setExtra: () => db.prepare('UPDATE outbox SET extra = ? WHERE id = ?'),
+      resetAttempts: () => db.prepare('UPDATE outbox SET attempts = 0 WHERE id = ?'),
+      replaying: () =>
+        db.prepare(
+          "UPDATE outbox SET status = 'replaying', error = NULL, attempts = attempts + 1 WHERE id = ?"
+        ),
+      remove: () => db.prepare('DELETE FROM outbox WHERE id = ?'),
+      mentions: () => db.prepare('SELECT id, input FROM outbox WHERE instr(input, ?) > 0').raw(true),
+      setInput: () => db.prepare('UPDATE outbox SET input = ? WHERE id = ?'),
+      setTempId: () => db.prepare('UPDATE outbox SET temp_id = ? WHERE temp_id = ?')
+    })
   }
 
   /** One durable transaction: FULL sync for this commit, NORMAL again after. */
