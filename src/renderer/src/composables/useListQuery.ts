@@ -28,22 +28,35 @@ const isDigit = (c: number) => c >= 48 && c <= 57
 const isLetterOrSpace = (c: number) => (c >= 97 && c <= 122) || c === 32
 
 /**
- * The longest run of digits in a simple lower-cased name (0 when it has none), or -1 when the
- * name is not simple: a character other than a-z, 0-9 and space, or a run of more than 16 digits.
+ * The runs of digits in a simple lower-cased name, as `longest * 32 + shortest` (0 when it has
+ * none), or -1 when the name is not simple: a character other than a-z, 0-9 and space, or a run of
+ * more than 16 digits.
  */
-export function digitWidth(key: string): number {
+function digitRuns(key: string): number {
   const n = key.length
-  let width = 0
+  let longest = 0
+  let shortest = 0
   for (let i = 0; i < n; i++) {
     const c = key.charCodeAt(i)
     if (isLetterOrSpace(c)) continue
     if (!isDigit(c)) return -1
     let j = i + 1
     while (j < n && isDigit(key.charCodeAt(j))) j++
-    if (j - i > width) width = j - i
+    const run = j - i
+    if (run > longest) longest = run
+    if (shortest === 0 || run < shortest) shortest = run
     i = j - 1
   }
-  return width > 16 ? -1 : width
+  return longest > 16 ? -1 : longest * 32 + shortest
+}
+
+/**
+ * The longest run of digits in a simple lower-cased name (0 when it has none), or -1 when the
+ * name is not simple: a character other than a-z, 0-9 and space, or a run of more than 16 digits.
+ */
+export function digitWidth(key: string): number {
+  const runs = digitRuns(key)
+  return runs < 0 ? -1 : runs >> 5
 }
 
 /**
@@ -96,15 +109,22 @@ export function nameOrder(names: readonly string[], dir: 1 | -1): number[] {
   const order = new Array<number>(n)
   for (let i = 0; i < n; i++) order[i] = i
   const keys = new Array<string>(n)
+  // Each key's shortest number: a key whose numbers all have `width` digits (or that has none)
+  // is its own padded key, and is not read again.
+  const shortest = new Uint8Array(n)
   let width = 0
   for (let i = 0; i < n; i++) {
     const key = (names[i] as string).toLowerCase()
-    const w = digitWidth(key)
-    if (w < 0) return order.sort((a, b) => dir * collator.compare(names[a] as string, names[b] as string))
-    if (w > width) width = w
+    const runs = digitRuns(key)
+    if (runs < 0) return order.sort((a, b) => dir * collator.compare(names[a] as string, names[b] as string))
+    if (runs >> 5 > width) width = runs >> 5
+    shortest[i] = runs & 31
     keys[i] = key
   }
-  for (let i = 0; i < n; i++) keys[i] = padNumbers(keys[i] as string, width)
+  for (let i = 0; i < n; i++) {
+    const s = shortest[i] as number
+    if (s !== 0 && s < width) keys[i] = padNumbers(keys[i] as string, width)
+  }
   return order.sort((a, b) => {
     const x = keys[a] as string
     const y = keys[b] as string
