@@ -32,6 +32,10 @@ export const PART_CHARS = 256 * 1024
  */
 export const SENT_WHOLE = 5000
 
+/** Whether a page of `take` rows (-1: the whole list) is sent as its rows are read, on `reads`. */
+export const sentAsRead = (reads: LongReads | null, take: number): reads is LongReads =>
+  reads !== null && (take < 0 || take > SENT_WHOLE)
+
 export class LongReads {
   private readonly idle: Connection[] = []
   private readonly statements = new WeakMap<Connection, Map<string, Statement>>()

@@ -9,7 +9,7 @@ import { randomFillSync } from 'node:crypto'
 import { formatTimestamp, type UserStrict } from '../shared'
 import type { Db } from './db'
 import { JsonArrayParts } from './http'
-import { SENT_WHOLE, textParts, type LongReads } from './reads'
+import { sentAsRead, textParts, type LongReads } from './reads'
 
 export type Row = Record<string, unknown>
 
@@ -212,7 +212,7 @@ export function ownedTable<T, I>(
       return new Set(ids.filter((id) => s.owned.get(id, user.id) !== undefined))
     },
     list(user, page) {
-      if (reads && (page.take < 0 || page.take > SENT_WHOLE)) {
+      if (sentAsRead(reads, page.take)) {
         const params = { uid: user.id, take: page.take, skip: page.skip }
         return new JsonArrayParts(
           textParts(reads.rows(longList, params), (values) => {

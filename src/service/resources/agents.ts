@@ -5,7 +5,7 @@
 import { AgentCreate, AgentUpdate, type AgentStrict, type FieldIssue, type UserStrict } from '../../shared'
 import type { Db } from '../db'
 import { invalid, JsonArrayParts, RawJson, validate } from '../http'
-import { SENT_WHOLE, textParts, type LongReads } from '../reads'
+import { sentAsRead, textParts, type LongReads } from '../reads'
 import { crud, page, type RouteTable } from '../routes'
 import { createTableSql, newId, nowStamp, str, transaction } from '../sql'
 import type { Page, Row, TableDef } from '../sql'
@@ -213,7 +213,7 @@ export function agentsStorage(db: Db, reads: LongReads | null = null) {
         const r = s.list.get(params) as Row | undefined
         return new RawJson(r ? str(r.j) : '[]')
       }
-      if (reads && (p.take < 0 || p.take > SENT_WHOLE))
+      if (sentAsRead(reads, p.take))
         return new JsonArrayParts(textParts(reads.rows(AGENTS_ROWS_SQL, params), (r) => str(r[0])))
       const texts: string[] = []
       for (const r of s.rows.iterate(params) as Iterable<unknown[]>) texts.push(str(r[0]))
