@@ -1,7 +1,8 @@
 /**
  * Long lists leave main in pieces (answerPieces.ts), against the embedded service on 127.0.0.1:
  * - a list longer than a piece answers its first piece with `more`; `answers.next` gives the rest
- *   in order, then the answer is gone;
+ *   in order, then the answer is gone; a list still being read leaves as it is read, in pieces
+ *   that grow;
  * - the window API (buildDeskApi, as the preload and the harness build it) hands the page the whole
  *   list, the same as one answer would;
  * - a waiting answer is dropped when another session begins (or its token changes), when unasked for too long, and when
@@ -51,11 +52,17 @@ async function coreWithAgents(agents: number, opts: Parameters<typeof testCore>[
   return { t, names, profile, service }
 }
 
-/** The raw first reply of agents.list (value and `more`). */
-async function firstPiece(t: TestCore): Promise<{ value: Read<Agent[]>; more?: AnswerMore }> {
+/** The raw first reply of agents.list (value, `more`, and its first piece's JSON). */
+async function firstPiece(
+  t: TestCore
+): Promise<{ value: Read<Agent[]>; more?: AnswerMore; json?: string[] }> {
   const r = await t.core.invoke('agents.list', {})
   if (!r.ok) throw new Error(r.error.message)
-  return { value: r.value as Read<Agent[]>, ...(r.more ? { more: r.more } : {}) }
+  return {
+    value: r.value as Read<Agent[]>,
+    ...(r.more ? { more: r.more } : {}),
+    ...(r.json ? { json: r.json } : {})
+  }
 }
 
 async function next(t: TestCore, id: string) {
@@ -64,21 +71,25 @@ async function next(t: TestCore, id: string) {
 }
 
 describe('a long list in pieces', () => {
-  it('answers a list held as text with more and no item; answers.next gives it all as JSON, in order, then it is gone', async () => {
+  it('answers a list held as text with its first piece as JSON and more; answers.next gives the rest, in order, then it is gone', async () => {
     const { t, names } = await coreWithAgents(8)
     const first = await firstPiece(t)
     expect(first.value.data).toEqual([])
     expect(first.value.source).toBe('network')
     expect(first.more).toEqual({ id: expect.any(String), count: 8 })
+    expect(itemsOfJson(first.json ?? [])).toHaveLength(3)
     const id = first.more?.id ?? ''
     const pieces: AnswerPiece[] = []
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 2; i++) {
       const { piece } = await next(t, id)
       if (piece) pieces.push(piece)
     }
-    expect(pieces.map((p) => p.done)).toEqual([false, false, true])
-    const all = pieces.flatMap((p) => ('json' in p ? itemsOfJson(p.json) : [])) as Agent[]
-    expect(pieces.map((p) => ('json' in p ? itemsOfJson(p.json).length : -1))).toEqual([3, 3, 2])
+    expect(pieces.map((p) => p.done)).toEqual([false, true])
+    const all = [
+      ...itemsOfJson(first.json ?? []),
+      ...pieces.flatMap((p) => ('json' in p ? itemsOfJson(p.json) : []))
+    ] as Agent[]
+    expect(pieces.map((p) => ('json' in p ? itemsOfJson(p.json).length : -1))).toEqual([3, 2])
     expect(all.map((x) => x.name).sort()).toEqual([...names].sort())
     expect(new Set(all.map((x) => x.id)).size).toBe(8)
     // Taken: asked again, it is gone.
@@ -131,7 +142,11 @@ describe('a long list in pieces', () => {
       async (channel, input) => {
         if (channel === 'answers.next') done.push('ask')
         const r = await t.core.invoke(channel, input)
-        const json = r.ok && channel === 'answers.next' ? (r.value as { json?: unknown }).json : undefined
+        const json = r.ok
+          ? channel === 'answers.next'
+            ? (r.value as { json?: unknown }).json
+            : r.json
+          : undefined
         if (Array.isArray(json)) for (const part of json as string[]) sent.add(part)
         return r
       },
@@ -148,12 +163,12 @@ describe('a long list in pieces', () => {
       JSON.parse = parse
     }
     expect(whole.data.map((a) => a.name).sort()).toEqual([...names].sort())
-    // Pieces of 3: three of them. Each is parsed once the next one has been asked for.
-    expect(done).toEqual(['ask', 'ask', 'parse', 'ask', 'parse', 'parse'])
+    // Pieces of 3: the reply's and two more. Each is parsed once the next one has been asked for.
+    expect(done).toEqual(['ask', 'parse', 'ask', 'parse', 'parse'])
   })
 
   it('answers a piece a turn of the event loop after it is joined (where Electron serialises the reply)', async () => {
-    const { t } = await coreWithAgents(4)
+    const { t } = await coreWithAgents(7)
     const first = await firstPiece(t)
     // The reply comes after what was queued for the next turn when the piece was asked for.
     let turned = false
@@ -207,8 +222,8 @@ describe('a long list in pieces', () => {
     }
     const once = stalling(1)
     expect((await once.api.agents.list()).data).toHaveLength(4)
-    // (Pieces of 3: the list, held as text, comes all in pieces, two of them.)
-    expect(once.asked).toEqual(['agents.list', 'answers.next', 'agents.list', 'answers.next', 'answers.next'])
+    // (Pieces of 3: the list, held as text, comes in two, the reply's and one more.)
+    expect(once.asked).toEqual(['agents.list', 'answers.next', 'agents.list', 'answers.next'])
     const slow = stalling(Infinity).api
     await expect(slow.agents.list()).rejects.toMatchObject({
       name: 'AppError',
@@ -258,13 +273,15 @@ describe('a list held as text', () => {
     const long = pieces.reply({ data: new ListText(texts(9)), source: 'network' }, owner)
     expect(long.value).toEqual({ data: [], source: 'network' })
     expect(long.more?.count).toBe(9)
+    expect(long.json).toEqual([`[${texts(4).join(',')}]`])
     const id = long.more?.id ?? ''
-    const got = [pieces.next(id, owner), pieces.next(id, owner), pieces.next(id, owner)]
-    expect(got.map((p) => p.done)).toEqual([false, false, true])
-    expect(got.map((p) => ('json' in p ? itemsOfJson(p.json).length : -1))).toEqual([4, 4, 1])
-    expect(got.flatMap((p) => ('json' in p ? itemsOfJson(p.json) : []))).toEqual(
-      texts(9).map((x) => JSON.parse(x) as unknown)
-    )
+    const got = [pieces.next(id, owner), pieces.next(id, owner)]
+    expect(got.map((p) => p.done)).toEqual([false, true])
+    expect(got.map((p) => ('json' in p ? itemsOfJson(p.json).length : -1))).toEqual([4, 1])
+    expect([
+      ...itemsOfJson(long.json ?? []),
+      ...got.flatMap((p) => ('json' in p ? itemsOfJson(p.json) : []))
+    ]).toEqual(texts(9).map((x) => JSON.parse(x) as unknown))
     expect(() => pieces.next(id, owner)).toThrow(/no longer at hand/)
   })
 
@@ -307,27 +324,43 @@ describe('a list still being read (ComingListText)', () => {
     return done
   }
 
-  it('answers at once when longer than a piece, each piece once its items are there (then lets them go), done at its end', async () => {
-    const pieces = new AnswerPieces({ textPieceItems: 4 })
+  it('leaves as it is read: the reply holds what was read, each piece what was read since once it is twice the last (at most a piece), then lets it go; done at its end', async () => {
+    const pieces = new AnswerPieces({ textPieceItems: 8 })
     const owner = {}
-    const list = new ComingListText(10)
+    const list = new ComingListText(20)
+    const answered = pieces.answer({ data: list, source: 'cache' }, owner)
+    // Nothing read yet: no reply.
+    expect(await settled(answered)).toBe(false)
     list.add(texts(0, 2))
-    const first = await pieces.answer({ data: list, source: 'cache' }, owner)
-    expect(first.value).toEqual({ data: [], source: 'cache' })
-    expect(first.more?.count).toBe(10)
+    const first = await answered
+    expect(first).toEqual({
+      ok: true,
+      value: { data: [], source: 'cache' },
+      more: { id: expect.any(String), count: 20 },
+      json: [`[${texts(0, 2).join(',')}]`]
+    })
+    // What has left is let go (main does not hold the list while the page takes it).
+    expect(list.texts).toEqual(['', ''])
     const id = first.more?.id ?? ''
     const one = pieces.nextWhenReady(id, owner)
-    expect(await settled(one)).toBe(false)
     list.add(texts(2, 3))
-    expect(await one).toEqual({ json: [`[${texts(0, 4).join(',')}]`], done: false })
-    // What has left is let go (main does not hold the list while the page takes it).
-    expect(list.texts).toEqual(['', '', '', '', texts(4, 1)[0]])
-    const two = pieces.nextWhenReady(id, owner)
-    expect(await settled(two)).toBe(false)
-    // The read ends short of its count (rows went meanwhile): the last piece is what there is.
+    // Twice the last piece (2): 4 texts since.
+    expect(await settled(one)).toBe(false)
     list.add(texts(5, 2))
+    expect(await one).toEqual({ json: [`[${texts(2, 5).join(',')}]`], done: false })
+    expect(list.texts).toEqual(['', '', '', '', '', '', ''])
+    // Twice 5 is more than a piece (8): a piece, and no more than one.
+    const two = pieces.nextWhenReady(id, owner)
+    list.add(texts(7, 7))
+    expect(await settled(two)).toBe(false)
+    list.add(texts(14, 2))
+    expect(await two).toEqual({ json: [`[${texts(7, 8).join(',')}]`], done: false })
+    const three = pieces.nextWhenReady(id, owner)
+    expect(await settled(three)).toBe(false)
+    // The read ends short of its count (rows went meanwhile): the last piece is what there is.
+    list.add(texts(16, 2))
     list.end()
-    expect(await two).toEqual({ json: [`[${texts(4, 3).join(',')}]`], done: true })
+    expect(await three).toEqual({ json: [`[${texts(15, 3).join(',')}]`], done: true })
     await expect(pieces.nextWhenReady(id, owner)).rejects.toThrow(/no longer at hand/)
   })
 
@@ -340,15 +373,17 @@ describe('a list still being read (ComingListText)', () => {
     expect(await list.room()).toBe(true)
     const first = await pieces.answer({ data: list, source: 'cache' }, owner)
     const id = first.more?.id ?? ''
-    // Answered in pieces: a piece past what was asked (nothing yet), so the read waits.
+    // Answered in pieces: read a piece past what was asked (its first text), then it waits.
+    expect(await list.room()).toBe(true)
+    list.add(texts(4, 1))
     const waits = list.room()
     expect(await settled(waits)).toBe(false)
-    expect(await pieces.nextWhenReady(id, owner)).toEqual({
-      json: [`[${texts(0, 4).join(',')}]`],
-      done: false
-    })
+    const piece = pieces.nextWhenReady(id, owner)
     expect(await waits).toBe(true)
-    list.add(texts(4, 4))
+    list.add(texts(5, 3))
+    expect(await piece).toEqual({ json: [`[${texts(4, 4).join(',')}]`], done: false })
+    expect(await list.room()).toBe(true)
+    list.add(texts(8, 4))
     expect(await settled(list.room())).toBe(false)
     // Another answer waits in its place (one kept): this one is dropped, and its read ends.
     const room = list.room()
@@ -375,8 +410,6 @@ describe('a list still being read (ComingListText)', () => {
     const first = await pieces.answer({ data: list, source: 'network' }, owner)
     expect(first.more).toEqual({ id: expect.any(String) })
     const id = first.more?.id ?? ''
-    const one = await pieces.nextWhenReady(id, owner)
-    expect(one.done).toBe(false)
     const two = pieces.nextWhenReady(id, owner)
     list.add(texts(5, 2))
     // Ended amended: a2 gone, z0 first (masked as every text: the transform applies to it too).
@@ -385,7 +418,10 @@ describe('a list still being read (ComingListText)', () => {
     list.end()
     const last = await two
     expect(last).toMatchObject({ done: true, gone: ['a2'], first: ['[{"id":"z0","k":-1}]'] })
-    expect('json' in one && itemsOfJson(one.json)).toEqual(JSON.parse(`[${texts(0, 4).join(',')}]`))
+    expect(itemsOfJson(first.json ?? [])).toEqual(JSON.parse(`[${texts(0, 4).join(',')}]`))
+    expect('json' in last && itemsOfJson(last.json)).toEqual(
+      JSON.parse(`[${texts(4, 3).join(',')}]`.replace(/"n":/g, '"k":'))
+    )
     // Read inside main (an export: no piece let go of), such a list is as amended.
     const inMain = new ComingListText()
     inMain.add(texts(0, 7))
@@ -412,9 +448,10 @@ describe('a list still being read (ComingListText)', () => {
     failing.end(new Error('the disk went away'))
     await expect(failed).rejects.toThrow('the disk went away')
     const long = new ComingListText(9)
+    long.add(texts(0, 1))
     const first = await pieces.answer({ data: long, source: 'cache' }, owner)
     const piece = pieces.nextWhenReady(first.more?.id ?? '', owner)
-    long.add(texts(0, 1))
+    long.add(texts(1, 1))
     long.end(new Error('cleared'))
     await expect(piece).rejects.toThrow('cleared')
   })

@@ -5,9 +5,15 @@
  * the rest waits here until the preload asks `answers.next` for it, piece by piece. A list main
  * holds as its items' JSON (offline/listText.ts) leaves as JSON that the preload parses (main
  * neither parses it nor serialises its objects, and a string is serialised as a copy of its
- * bytes): whole in the reply's `json` up to a piece of text, else with no item and `more`, every
- * piece then JSON too; either as JSON arrays of ~30,000 characters (JsonParts: a text of 128 kB or
- * more costs a fresh mapping of memory to make and again to serialise).
+ * bytes): whole in the reply's `json` up to a piece of text, else its first piece there with
+ * `more`, every piece then JSON too; either as JSON arrays of ~30,000 characters (JsonParts: a text
+ * of 128 kB or more costs a fresh mapping of memory to make and again to serialise).
+ *
+ * A list still being read (ComingListText) leaves as it is read, so that the page parses one piece
+ * while main reads the next: the reply holds the rows read so far, each piece what was read since
+ * the last, waiting for twice the last piece at least (at most a piece of text): pieces grow to
+ * full size in a few steps. Answered whole once read, 1,000 agents from the cache reached the page
+ * after their read, then their copy and parse (~5 ms) one after the other.
  *
  * What waits was masked already (core.sanitize, for the session's token then) and belongs to the
  * session that asked: another session or token, a minute without a piece asked, or more than
@@ -40,6 +46,8 @@ export interface AnswerPiecesOptions {
 interface Waiting {
   items: unknown[] | ListText
   next: number
+  /** Items of the last piece out (a list still being read waits for twice as many, `wanted`). */
+  last: number
   owner: unknown
   token: string | null
   timer: ReturnType<typeof setTimeout>
@@ -51,6 +59,11 @@ export function answerGone(): AppError {
     message: 'That list is no longer at hand: load it again.',
     code: 'answer_gone'
   })
+}
+
+/** Whether all of a list held as text is there, as it is (a list still being read: read, unamended). */
+function all(data: ListText): boolean {
+  return !(data instanceof ComingListText) || (data.texts.length >= data.length && !data.amends)
 }
 
 export class AnswerPieces {
@@ -81,27 +94,38 @@ export class AnswerPieces {
     const text = data instanceof ListText
     if (!isPlainObject(value) || !(Array.isArray(data) || text)) return { ok: true, value }
     // A list held as text leaves as text (parsed by the preload): none of it is parsed here.
-    if (text && data.length <= this.textPieceItems)
+    if (text && data.length <= this.textPieceItems && all(data))
       return { ok: true, value: { ...value, data: [] }, json: data.jsonParts() }
     if (!text && data.length <= this.pieceItems) return { ok: true, value }
     while (this.waiting.size >= this.keep) this.drop(this.waiting.keys().next().value as string)
     const id = randomBytes(16).toString('base64url')
-    const first = text ? 0 : this.pieceItems
-    // A list still being read is read at the preload's pace: a piece past the one it asked for.
-    if (data instanceof ComingListText) data.pace(this.textPieceItems)
-    this.waiting.set(id, { items: data, next: first, owner, token, timer: this.timer(id) })
-    return {
-      ok: true,
-      value: { ...value, data: text ? [] : data.slice(0, first) },
-      // A list still coming from a server is counted once it ended.
-      more: Number.isFinite(data.length) ? { id, count: data.length } : { id }
+    const wait = (first: number) =>
+      this.waiting.set(id, { items: data, next: first, last: first, owner, token, timer: this.timer(id) })
+    if (!text) {
+      wait(this.pieceItems)
+      return {
+        ok: true,
+        value: { ...value, data: data.slice(0, this.pieceItems) },
+        more: { id, count: data.length }
+      }
     }
+    // Its first piece: of a list still being read, the texts read so far.
+    const first = Math.min(data.texts.length, this.textPieceItems)
+    const json = data.jsonParts(0, first)
+    if (data instanceof ComingListText) {
+      data.forget(first)
+      // Read at the preload's pace: a piece past the one it asked for.
+      data.pace(this.textPieceItems)
+    }
+    wait(first)
+    // A list still coming from a server is counted once it ended.
+    const more = Number.isFinite(data.length) ? { id, count: data.length } : { id }
+    return { ok: true, value: { ...value, data: [] }, more, ...(first > 0 ? { json } : {}) }
   }
 
   /**
    * `reply`, once what it answers at once is there: a list still being read (ComingListText) answers
-   * as soon as its first piece is, or at once when it is longer (a list held as text answers no
-   * item with `more`). Rejects as the list's read failed.
+   * once its first texts are (or it ended), with them. Rejects as the list's read failed.
    */
   async answer(
     value: unknown,
@@ -109,15 +133,23 @@ export class AnswerPieces {
     token: string | null = null
   ): Promise<{ ok: true; value: unknown; more?: AnswerMore; json?: JsonParts }> {
     const data = (value as { data?: unknown } | null)?.data
-    if (data instanceof ComingListText && data.length <= this.textPieceItems) await data.whole()
+    if (data instanceof ComingListText) await data.until(1)
     return this.reply(value, owner, token)
   }
 
-  /** `next`, once the piece's items are there (a list still being read: ComingListText). */
+  /** `next`, once the piece's items are there (a list still being read: ComingListText, `wanted`). */
   async nextWhenReady(id: string, owner: unknown, token: string | null = null): Promise<AnswerPiece> {
     const w = this.waiting.get(id)
-    if (w && w.items instanceof ComingListText) await w.items.until(w.next + this.textPieceItems)
+    if (w && w.items instanceof ComingListText) await w.items.until(w.next + this.wanted(w.last))
     return this.next(id, owner, token)
+  }
+
+  /**
+   * The texts a piece of a list still being read waits for (or the list's end): twice the last
+   * piece, at least an eighth of a piece of text, at most a piece.
+   */
+  private wanted(last: number): number {
+    return Math.min(this.textPieceItems, Math.max(2 * last, Math.ceil(this.textPieceItems / 8)))
   }
 
   /**
@@ -129,7 +161,10 @@ export class AnswerPieces {
     if (!w || w.owner !== owner || w.token !== token) throw answerGone()
     const items = w.items
     const from = w.next
-    w.next += items instanceof ListText ? this.textPieceItems : this.pieceItems
+    // A list still being read: what was read since the last piece (nextWhenReady waited for it).
+    if (items instanceof ComingListText) w.next = Math.min(from + this.textPieceItems, items.texts.length)
+    else w.next += items instanceof ListText ? this.textPieceItems : this.pieceItems
+    w.last = w.next - from
     const done = w.next >= w.items.length
     clearTimeout(w.timer)
     this.waiting.delete(id)

@@ -303,10 +303,13 @@ export function buildDeskApi(
           throw err
         }
         if (!whole) {
+          // The next piece asked for before this one is parsed (main reads it meanwhile).
+          const next = reply.more ? invoke('answers.next', { id: reply.more.id }) : undefined
+          next?.catch(() => undefined) // awaited below
           if (reply.json) (reply.value as { data: unknown }).data = itemsOfJson(reply.json)
-          if (!reply.more) return reply.value
+          if (!reply.more || !next) return reply.value
           whole = { value: reply.value, data: (reply.value as { data: unknown[] }).data, id: reply.more.id }
-          reply = (await invoke('answers.next', { id: whole.id })) as Reply
+          reply = (await next) as Reply
           continue
         }
         const piece = reply.value as { items?: unknown[]; json?: JsonParts; done: boolean } & PieceAmends

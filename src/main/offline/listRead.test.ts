@@ -111,6 +111,20 @@ describe('cache.listText', () => {
     expect(list.values()).toEqual(agents(500))
   })
 
+  it('by default reads a step a turn of the event loop: what waits for the list (its reply) goes first', async () => {
+    const { cache } = t.open()
+    cache.putList('agents', '', agents(500), T1)
+    const list = (await cache.listText('agents', '', { step: 200 }))?.value
+    if (!(list instanceof ComingListText)) throw new Error('expected a list still coming')
+    // Whatever the promises still to settle, no step is read before the event loop's turn.
+    for (let i = 0; i < 50; i++) await Promise.resolve()
+    expect(list.texts.length).toBe(200)
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(list.texts.length).toBe(400)
+    await list.whole()
+    expect(list.values()).toEqual(agents(500))
+  })
+
   it('answers null for a list never stored, and an empty list as empty', async () => {
     const { cache } = t.open()
     const c = cache as SqliteCacheStore

@@ -55,7 +55,10 @@ export interface ListReadOptions {
   step?: number
   /** Members a step of the list's count passes. Default listRead.ts's COUNT_STEP. */
   countStep?: number
-  /** Awaited between steps. Default: a turn of the event loop once 8 ms have passed (turnEvery). */
+  /**
+   * Awaited between steps. Default: a turn of the event loop (nextTurn), so that a list's answer
+   * leaves with its first step and each piece as it is read (answerPieces.ts).
+   */
   turn?: () => Promise<void>
 }
 
