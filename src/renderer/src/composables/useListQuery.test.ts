@@ -39,10 +39,11 @@ describe('useListQuery', () => {
     q.type.value = null
     q.sort.value = 'oldest'
     expect(q.rows.value[0]!.id).toBe('d0')
+    q.listTypes()
     expect(q.typeOptions.value.map((o) => o.value).sort()).toEqual(['PDF', 'TXT'])
   })
 
-  it('offers the known types and every other type an item has, each once, however many', () => {
+  it('offers the known types and, once its menu opened, every other type an item has, each once, however many', () => {
     for (const kinds of [3, 40]) {
       const list = ref(
         Array.from({ length: 2000 }, (_, i) => ({
@@ -51,9 +52,59 @@ describe('useListQuery', () => {
           type: i % 7 ? `T${i % kinds}` : ''
         }))
       )
-      const q = useListQuery(list, { name: (x) => x.name, type: (x) => x.type, types: ['KNOWN', 'T1'] })
+      let read = 0
+      const q = useListQuery(list, {
+        name: (x) => x.name,
+        type: (x) => (read++, x.type),
+        types: ['KNOWN', 'T1']
+      })
+      // Until the menu opens, no item's type is read: the known ones, and the one chosen.
+      expect(q.typeOptions.value.map((o) => o.value)).toEqual(['KNOWN', 'T1'])
+      q.type.value = 'T2'
+      expect(q.typeOptions.value.map((o) => o.value)).toEqual(['KNOWN', 'T1', 'T2'])
+      q.type.value = null
+      expect(read).toBe(0)
+      q.listTypes()
       const expected = ['KNOWN', ...Array.from({ length: kinds }, (_, k) => `T${k}`)].sort()
       expect(q.typeOptions.value.map((o) => o.value).sort()).toEqual(expected)
+      expect(read).toBe(2000)
+    }
+  })
+
+  it('lower-cases the names for the search once one is typed, not before the rows are shown', () => {
+    const list = ref(Array.from({ length: 100 }, (_, i) => ({ id: `i${i}`, name: `Item ${i}` })))
+    const q = useListQuery(list, { name: (x) => x.name })
+    const lower = String.prototype.toLowerCase
+    // Names lower-cased (the query is too, and so may be the test's own strings).
+    let calls = 0
+    const counting = function (this: string) {
+      if (this.startsWith('Item ')) calls++
+      return lower.call(this)
+    }
+    Object.defineProperty(String.prototype, 'toLowerCase', {
+      value: counting,
+      configurable: true,
+      writable: true
+    })
+    try {
+      expect(q.rows.value).toHaveLength(100)
+      expect(calls).toBe(0)
+      q.search.value = 'ITEM 7'
+      expect(q.rows.value.map((r) => r.id)).toEqual([
+        'i7',
+        ...Array.from({ length: 10 }, (_, k) => `i${70 + k}`)
+      ])
+      // Each name once, for this search and the next.
+      expect(calls).toBe(100)
+      q.search.value = 'item 70'
+      expect(q.rows.value.map((r) => r.id)).toEqual(['i70'])
+      expect(calls).toBe(100)
+    } finally {
+      Object.defineProperty(String.prototype, 'toLowerCase', {
+        value: lower,
+        configurable: true,
+        writable: true
+      })
     }
   })
 

@@ -162,13 +162,21 @@ export function useListQuery<T extends { id: string }>(items: Ref<T[]>, opts: Li
   const tags = ref<string[]>([])
   const sort = ref<SortKey>(opts.initialSort ?? 'newest')
 
+  /** Whether the type filter's menu was opened (`listTypes`): only then are the items' types looked for. */
+  const typesWanted = ref(false)
+
   /**
-   * The known types and any other an item has. A list holds a few types: each item's is looked for
-   * among those found so far (a Set past FEW_TYPES). Added to a Set one by one, 100,000 agents' took
-   * ~20 ms of their first paint in the page (each a string of its own, hashed).
+   * The known types (and the chosen one), and once the type filter's menu was opened (`listTypes`)
+   * any other an item has. A list holds a few types: each item's is looked for among those found so
+   * far (a Set past FEW_TYPES). Added to a Set one by one, 100,000 agents' took ~20 ms of their
+   * first paint in the page (each a string of its own, hashed); looked for so, 12 ms, now spent only
+   * when the menu opens.
    */
   const typeOptions = computed(() => {
     const found = [...(opts.types ?? [])]
+    const chosen = type.value
+    if (!typesWanted.value)
+      return valueOptions(chosen && !found.includes(chosen) ? [...found, chosen] : found)
     let many: Set<string> | null = null
     const typeOf = opts.type
     if (typeOf) {
@@ -185,13 +193,10 @@ export function useListQuery<T extends { id: string }>(items: Ref<T[]>, opts: Li
   })
 
   /**
-   * The rows in the chosen order, and beside them each item's lower-cased name for the search.
-   * Both are made after the sort, so a keystroke reads them in the order they were made. Over
-   * 100,000 agents in name order, the filter took ~3 ms a key in Node against ~5–10 ms over names
-   * lower-cased before the sort (in the server's order); in the page, the virtual list's index of
-   * the rows took ~37–49 ms a key against ~53–55 ms for the items themselves.
+   * The rows in the chosen order (with the names and their order, for `searchKeys`). Made after the
+   * sort, so a list of 100,000 in name order is made once.
    */
-  const sorted = computed<{ rows: KeyedItem<T>[]; keys: string[] }>(() => {
+  const sorted = computed<{ rows: KeyedItem<T>[]; names: string[]; order: number[] | null }>(() => {
     const s = sort.value
     const list = items.value
     const n = list.length
@@ -207,14 +212,27 @@ export function useListQuery<T extends { id: string }>(items: Ref<T[]>, opts: Li
       order.sort((a, b) => dir * ((times[a] as number) - (times[b] as number)))
     }
     const rows = new Array<KeyedItem<T>>(n)
-    const keys = new Array<string>(n)
     for (let i = 0; i < n; i++) {
-      const j = order ? (order[i] as number) : i
-      const item = list[j] as T
+      const item = list[order ? (order[i] as number) : i] as T
       rows[i] = { id: item.id, item }
-      keys[i] = (names[j] as string).toLowerCase()
     }
-    return { rows, keys }
+    return { rows, names, order }
+  })
+
+  /**
+   * Each row's lower-cased name, for the search: made at the first search after a sort, not before
+   * the list is painted (100,000 agents' names, ~11 ms in Node), in the rows' order, so a keystroke
+   * reads them in the order they were made. Over 100,000 agents in name order, the filter took ~3
+   * ms a key in Node against ~5–10 ms over names lower-cased before the sort (in the server's
+   * order); in the page, the virtual list's index of the rows took ~37–49 ms a key against ~53–55 ms
+   * for the items themselves.
+   */
+  const searchKeys = computed<string[]>(() => {
+    const { names, order } = sorted.value
+    const n = names.length
+    const keys = new Array<string>(n)
+    for (let i = 0; i < n; i++) keys[i] = (names[order ? (order[i] as number) : i] as string).toLowerCase()
+    return keys
   })
 
   /** The sorted rows whose items pass the filters; with none set, the sorted rows themselves (one array). */
@@ -224,11 +242,12 @@ export function useListQuery<T extends { id: string }>(items: Ref<T[]>, opts: Li
     const getType = opts.type
     const wanted = tags.value
     const getTags = opts.tags
-    const { rows: all, keys } = sorted.value
+    const all = sorted.value.rows
     if (!q && !ty && wanted.length === 0) return all
+    const keys = q ? searchKeys.value : null
     const out: KeyedItem<T>[] = []
     for (let i = 0; i < all.length; i++) {
-      if (q && !(keys[i] as string).includes(q)) continue
+      if (keys && !(keys[i] as string).includes(q)) continue
       const row = all[i] as KeyedItem<T>
       if (ty && getType && getType(row.item) !== ty) continue
       if (wanted.length && getTags) {
@@ -240,11 +259,16 @@ export function useListQuery<T extends { id: string }>(items: Ref<T[]>, opts: Li
     return out
   })
 
+  /** The type filter's menu opens: its options then hold every type an item has. */
+  function listTypes(): void {
+    typesWanted.value = true
+  }
+
   function toggleTag(id: string): void {
     tags.value = tags.value.includes(id) ? tags.value.filter((t) => t !== id) : [...tags.value, id]
   }
 
   const active = computed(() => !!search.value.trim() || !!type.value || tags.value.length > 0)
 
-  return { search, type, tags, sort, typeOptions, rows, toggleTag, active }
+  return { search, type, tags, sort, typeOptions, listTypes, rows, toggleTag, active }
 }
