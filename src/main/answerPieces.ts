@@ -63,7 +63,7 @@ export function answerGone(): AppError {
 
 /** Whether all of a list held as text is there, as it is (a list still being read: read, unamended). */
 function all(data: ListText): boolean {
-  return !(data instanceof ComingListText) || (data.texts.length >= data.length && !data.amends)
+  return !(data instanceof ComingListText) || (data.ready >= data.length && !data.amends)
 }
 
 export class AnswerPieces {
@@ -110,7 +110,7 @@ export class AnswerPieces {
       }
     }
     // Its first piece: of a list still being read, the texts read so far.
-    const first = Math.min(data.texts.length, this.textPieceItems)
+    const first = Math.min(data.ready, this.textPieceItems)
     const json = data.jsonParts(0, first)
     if (data instanceof ComingListText) {
       data.forget(first)
@@ -162,7 +162,7 @@ export class AnswerPieces {
     const items = w.items
     const from = w.next
     // A list still being read: what was read since the last piece (nextWhenReady waited for it).
-    if (items instanceof ComingListText) w.next = Math.min(from + this.textPieceItems, items.texts.length)
+    if (items instanceof ComingListText) w.next = Math.min(from + this.textPieceItems, items.ready)
     else w.next += items instanceof ListText ? this.textPieceItems : this.pieceItems
     w.last = w.next - from
     const done = w.next >= w.items.length

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
+import { tempStores } from '../../test/support/offlineStores'
 import { isChecked, markChecked, MASK, MASK_STEP, maskSecrets, maskSecretsInSteps } from './mask'
 import { ComingListText, ListText } from './offline/listText'
 
@@ -163,5 +164,30 @@ describe('a read whose items are still being read as text', () => {
     await list.whole()
     expect(list.values()).toEqual(maskSecrets(items, [TOKEN]))
     expect(list.texts.join('')).not.toContain(TOKEN)
+  })
+})
+
+describe('a list read from the cache (rows as SQLite joins them, as bytes)', () => {
+  const stores = tempStores()
+  afterAll(() => stores.cleanup())
+
+  it('masks the rows of a step that holds a secret, and keeps the others as they were read', async () => {
+    const { cache } = stores.open()
+    const items = Array.from({ length: 60 }, (_, i) => ({
+      id: `a${i}`,
+      name: `Agent ${i} — é`,
+      note: i === 13 ? `echo ${TOKEN}` : 'plain'
+    }))
+    cache.putList('agents', '', items, '2024-01-01T00:00:00.000Z')
+    const got = await cache.listText('agents', '', { step: 20 })
+    if (!(got?.value instanceof ComingListText)) throw new Error('expected a list still coming')
+    const read = { data: got.value, source: 'cache', syncedAt: got.syncedAt, offline: false }
+    await maskSecretsInSteps(read, [TOKEN])
+    await got.value.whole()
+    // Steps of 20: the second held the token and was masked as text; the others stay bytes.
+    expect(got.value.held).toEqual({ texts: 20, bytes: 40 })
+    const sent = got.value.jsonParts()
+    expect(sent.join('')).not.toContain(TOKEN)
+    expect(sent.flatMap((p) => JSON.parse(p) as unknown[])).toEqual(maskSecrets(items, [TOKEN]))
   })
 })

@@ -190,10 +190,13 @@ export async function maskSecretsInSteps(
     const spelt = list.map((secret) => JSON.stringify(secret).slice(1, -1))
     if (data instanceof ComingListText) {
       // Texts still being read are masked as each arrives, before any piece of them can leave.
-      data.transform((text) =>
-        spelt.some((s) => text.includes(s))
-          ? JSON.stringify(maskWith(JSON.parse(text), list, min, marked))
-          : text
+      data.transform(
+        (text) =>
+          spelt.some((s) => text.includes(s))
+            ? JSON.stringify(maskWith(JSON.parse(text), list, min, marked))
+            : text,
+        // Rows as SQLite joined them (UTF-8): kept as bytes unless one of them holds a spelling.
+        (bytes) => spelt.some((s) => bytes.includes(s))
       )
       return withData(record, null, list, min, marked)
     }

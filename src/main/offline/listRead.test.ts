@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type TempStores, tempStores } from '../../../test/support/offlineStores'
 import { openOrRebuild } from './db'
 import { SqliteCacheStore } from './cache'
+import { jsonStep } from './listRead'
 import { ComingListText, listValues } from './listText'
 import type { ListReadOptions, Resource } from './types'
 
@@ -82,6 +83,21 @@ describe('cache.listText', () => {
     expect((await readWhole(cache as SqliteCacheStore, 'agents', '', { step: 10_000 }))?.texts).toEqual(
       got?.texts
     )
+  })
+
+  it('holds the rows of each step as SQLite joined them, as bytes: no text is made of a row', async () => {
+    const { cache } = t.open()
+    const named = agents(250).map((a, i) => ({ ...a, name: `${a.name} — ${'é😀'.repeat(i % 3)}` }))
+    cache.putList('agents', '', named, T1)
+    const got = await cache.listText('agents', '', { step: 100 })
+    const list = got?.value
+    if (!(list instanceof ComingListText)) throw new Error('expected a list still coming')
+    await list.whole()
+    expect(list.held).toEqual({ texts: 0, bytes: 250 })
+    expect(list.jsonParts().flatMap((p) => JSON.parse(p) as unknown[])).toEqual(
+      cache.getList('agents', '')?.value
+    )
+    expect(list.jsonParts(150, 151).map((p) => JSON.parse(p) as unknown)).toEqual([[named[150]]])
   })
 
   it('answers once the count is known, each text once read', async () => {
@@ -289,5 +305,32 @@ describe('a list whose rows have all been read', () => {
     store.close()
     await new Promise((resolve) => setTimeout(resolve, 20))
     expect(await listValues(list)).toEqual(agents(500))
+  })
+})
+
+describe('a step as SQLite joins its rows', () => {
+  const joined = (texts: string[], positions: number[]) => [
+    texts.length,
+    Buffer.from(`[${texts.join(',')}]`),
+    texts.map((t) => Buffer.byteLength(t)).join(','),
+    positions.join(',')
+  ]
+  const texts = ['{"id":"a"}', '{"id":"é😀"}', '{"id":"c"}']
+
+  it('is taken as it is when its rows come in order and their lengths add up', () => {
+    const step = jsonStep(joined(texts, [3, 5, 9]))
+    expect(step?.n).toBe(3)
+    expect(step?.last).toBe(9)
+    expect(step?.json?.lengths).toEqual([10, 15, 10])
+    expect(jsonStep([0, null, null, null])).toEqual({ n: 0, last: null })
+  })
+
+  it('is read row by row otherwise: rows out of order, lengths that do not add up, no bytes', () => {
+    expect(jsonStep(joined(texts, [3, 9, 5]))).toBeNull()
+    expect(jsonStep(joined(texts, [3, 3, 5]))).toBeNull()
+    const [n, bytes, , positions] = joined(texts, [1, 2, 3])
+    expect(jsonStep([n, bytes, '10,14,10', positions])).toBeNull()
+    expect(jsonStep([n, bytes, '10,15', positions])).toBeNull()
+    expect(jsonStep([n, `[${texts.join(',')}]`, '10,15,10', positions])).toBeNull()
   })
 })
