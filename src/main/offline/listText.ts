@@ -1,4 +1,4 @@
-import { isAscii, transcode } from 'node:buffer'
+import * as buffers from 'node:buffer'
 import type { JsonParts, Read } from '../../shared/ipc'
 
 /** Characters of a part of a list's text as it leaves main (under 64 kB even as two bytes each). */
@@ -51,14 +51,18 @@ function textsOf({ bytes, lengths }: JsonBytes): string[] {
   return out
 }
 
+/** ICU's transcoding: none where Node was built without ICU's (Electron, electron/electron#11270). */
+const transcode = (buffers as { transcode?: typeof buffers.transcode }).transcode
+
 /**
  * Bytes of JSON as text. ASCII (most JSON) is copied as one-byte text; other text is transcoded to
- * UTF-16 by ICU and copied as it is: 1.5 ms for the 540 kB of 1,000 agents with a dash in each name,
- * against 2.6 through V8's decoder (`toString('utf8')`).
+ * UTF-16 by ICU where there is ICU, and copied as it is: 1.5 ms for the 540 kB of 1,000 agents with
+ * a dash in each name, against 2.6 through V8's decoder (`toString('utf8')`, the way without ICU).
  */
 function decode(bytes: Buffer, start: number, end: number): string {
   const view = bytes.subarray(start, end)
-  return isAscii(view) ? view.toString('latin1') : transcode(view, 'utf8', 'utf16le').toString('utf16le')
+  if (buffers.isAscii(view)) return view.toString('latin1')
+  return transcode ? transcode(view, 'utf8', 'utf16le').toString('utf16le') : view.toString('utf8')
 }
 
 /** Items `a` to `b` as JSON arrays of about `partChars` bytes each (ListText.jsonParts). */
