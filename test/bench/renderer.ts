@@ -667,7 +667,8 @@ export async function runRendererBench(options: RendererBenchOptions = {}): Prom
           value: m.app.firstPaintMs,
           unit: 'ms',
           floor: m.floor.firstPaintMs,
-          goal: GOAL
+          goal: GOAL,
+          note: `median of ${paintRuns} fresh pages; runs ${runsOf(m.app.paintRuns ?? [])}; floor ${runsOf(m.floor.paintRuns ?? [])}`
         },
         {
           id: `scale.list.agents.keystroke.${size}`,
