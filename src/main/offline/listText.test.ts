@@ -3,7 +3,8 @@
  * bytes, made text a part at a time as they leave main, beside runs of texts.
  */
 import { describe, expect, it } from 'vitest'
-import { ComingListText, isJsonBytes, type JsonBytes } from './listText'
+import { isJsonBytes, type JsonBytes } from './jsonBytes'
+import { ComingListText } from './listText'
 
 const item = (i: number) => ({ id: `a${i}`, name: `Agent ${i} — é😀` })
 const text = (i: number) => JSON.stringify(item(i))

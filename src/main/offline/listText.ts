@@ -1,5 +1,5 @@
-import * as buffers from 'node:buffer'
 import type { JsonParts, Read } from '../../shared/ipc'
+import { type JsonBytes, partsOf, textsOf } from './jsonBytes'
 
 /** Characters of a part of a list's text as it leaves main (under 64 kB even as two bytes each). */
 export const JSON_PART_CHARS = 30_000
@@ -11,74 +11,6 @@ function arrayText(texts: readonly string[], from: number, to: number): string {
   parts[0] = `[${parts[0]}`
   parts[parts.length - 1] += ']'
   return parts.join(',')
-}
-
-/**
- * Items as SQLite joins a step of a list's rows (listRead.ts): `bytes` is one JSON array of them,
- * UTF-8 (`[` item `,` item … `]`), `lengths` each item's bytes, in order.
- */
-export interface JsonBytes {
-  bytes: Buffer
-  lengths: readonly number[]
-}
-
-const OPEN = 0x5b // [
-const CLOSE = 0x5d // ]
-
-/** Whether `bytes` is a JSON array of items of these `lengths`, as JsonBytes holds them. */
-export function isJsonBytes(bytes: Buffer, lengths: readonly number[]): boolean {
-  if (lengths.length === 0 || bytes[0] !== OPEN || bytes[bytes.length - 1] !== CLOSE) return false
-  let size = 1
-  for (const n of lengths) size += n + 1
-  return size === bytes.length
-}
-
-/** The offset of item `k`'s first byte. */
-function startOf(lengths: readonly number[], k: number): number {
-  let at = 1
-  for (let i = 0; i < k; i++) at += (lengths[i] as number) + 1
-  return at
-}
-
-/** Each item's text. */
-function textsOf({ bytes, lengths }: JsonBytes): string[] {
-  const out = new Array<string>(lengths.length)
-  let at = 1
-  lengths.forEach((n, k) => {
-    out[k] = bytes.toString('utf8', at, at + n)
-    at += n + 1
-  })
-  return out
-}
-
-/** ICU's transcoding: none where Node was built without ICU's (Electron, electron/electron#11270). */
-const transcode = (buffers as { transcode?: typeof buffers.transcode }).transcode
-
-/**
- * Bytes of JSON as text. ASCII (most JSON) is copied as one-byte text; other text is transcoded to
- * UTF-16 by ICU where there is ICU, and copied as it is: 1.5 ms for the 540 kB of 1,000 agents with
- * a dash in each name, against 2.6 through V8's decoder (`toString('utf8')`, the way without ICU).
- */
-function decode(bytes: Buffer, start: number, end: number): string {
-  const view = bytes.subarray(start, end)
-  if (buffers.isAscii(view)) return view.toString('latin1')
-  return transcode ? transcode(view, 'utf8', 'utf16le').toString('utf16le') : view.toString('utf8')
-}
-
-/** Items `a` to `b` as JSON arrays of about `partChars` bytes each (ListText.jsonParts). */
-function partsOf({ bytes, lengths }: JsonBytes, a: number, b: number, partChars: number): string[] {
-  const parts: string[] = []
-  let start = startOf(lengths, a)
-  let end = start
-  for (let k = a; k < b; k++) {
-    end += lengths[k] as number
-    if (end - start >= partChars || k === b - 1) {
-      parts.push(`[${decode(bytes, start, end)}]`)
-      start = end + 1
-    }
-    end++
-  }
-  return parts
 }
 
 type Run = { from: number; texts: string[] } | { from: number; n: number; json: JsonBytes | null }
