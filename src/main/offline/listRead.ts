@@ -9,10 +9,11 @@
  * list read from a server does (answerPieces.ts). SQLite joins each step's rows into one JSON array
  * of bytes (`JOINED`), kept so until it leaves (listText.ts `addJson`): a string a row cost the
  * driver ~2.5 µs each, and its decoding of two-byte text more than ICU's of the joined bytes (1,000
- * agents read in 6.8 ms as rows, 3.5 as steps joined, 2026-11-30). The list is answered once its count is known
- * (ComingListText) with its first step, each piece as its rows are read: the page parses one
- * piece while main reads the next (a list of 1,000 from a cold store reached the page in 13–16 ms
- * against 17–19 answered whole, 2026-11-30). The count, too, passes `COUNT_STEP` members a step.
+ * agents read in 6.8 ms as rows, 3.5 as steps joined, 2026-11-30). The list is answered once its
+ * count is known (ComingListText) with its first step, each piece as its rows are read: the page
+ * parses one piece while main reads the next (a list of 1,000 from a cold store reached the page in
+ * 13–16 ms against 17–19 answered whole, 2026-11-30). The count, too, passes `COUNT_STEP` members a
+ * step.
  *
  * Writes go on through the cache's own connection meanwhile. A read's transaction keeps what it
  * reads one moment's list (SQLite's WAL: a reader sees the file as of its first read, and writers

@@ -151,7 +151,7 @@ export class ComingListText<T = unknown> extends ListText<T> {
     return this.count
   }
 
-  /** The texts that have come (those held as bytes are decoded for it: for the rare reader that needs them all). */
+  /** The texts that have come; those held as bytes are decoded for it (for the rare reader of them all). */
   override get texts(): readonly string[] {
     const out: string[] = []
     for (const run of this.runs) {
