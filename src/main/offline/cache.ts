@@ -35,9 +35,13 @@ export class SqliteCacheStore implements CacheStore {
 
   /** Whether the database is the file (not a stand-in in memory): its long writes checkpoint on a thread. */
   private readonly onDisk: boolean
-  /** Checkpoints made on a thread during long writes (checkpoints.ts). */
+  /** Checkpoints made on a thread during long writes (checkpoints.ts), and of them those that started the log afresh. */
   threadCheckpoints = 0
-  private readonly onCheckpoint = () => void this.threadCheckpoints++
+  threadRestarts = 0
+  private readonly onCheckpoint = (restarted: boolean) => {
+    this.threadCheckpoints++
+    if (restarted) this.threadRestarts++
+  }
   /** Pages of lists answered as they were answered last, no row read (answers.ts). */
   pagesRemembered = 0
   /** Long reads of lists, a step at a time on a connection of their own (the file only). */

@@ -1,17 +1,21 @@
 /**
- * A long list's write checkpoints on a thread of its own, not in main's commits.
+ * A long list's write leaves every sync to disk to a thread of its own.
  *
  * The cache's connection folds its write-ahead log back into the file (a checkpoint: pages copied
- * and both files synced to disk) in the commit that takes the log past WAL_AUTOCHECKPOINT pages.
- * A long list's write (listWriter.ts) commits every few hundred rows, so about every other step
- * checkpointed on main: 10–14 ms each, ~215 ms of main's ~1.1–1.5 s in a first list of 10,000
- * agents, and a sync to disk that waits as long as the disk's queue does. From its CHECKPOINT_FROM_STEP-th
- * step a write hands that to a worker thread with a connection of its own, which checkpoints
- * (PASSIVE: it waits for no one and holds no one up) while main goes on writing; main's commits
- * then only append to the log, and once it passes WAL_CAP_BYTES the write waits, its event loop
- * free, for the thread to copy all of it (so the log starts afresh). At the end the thread makes one last pass and
- * closes, and main's connection checkpoints in its commits again: a short write, an edit, the
- * outbox are as before, and no thread outlives a write (a store closes only when none runs).
+ * and both files synced to disk) in the commit that takes the log past WAL_AUTOCHECKPOINT pages,
+ * and the commit that starts the log afresh after a checkpoint syncs the log's new header and cuts
+ * the file back (db.ts' journal_size_limit). On main, each of these waits for the disk: 5–12 ms
+ * each when it is idle, 40–130 ms when another program keeps it busy (the first list of 10,000
+ * agents then blocked main for 125–194 ms, asleep in those syncs). A long list's write
+ * (listWriter.ts) commits every few hundred rows, and while it runs main's connection makes none
+ * of them: from its first step its commits only append to the log. Once the log holds more than
+ * WAL_AUTOCHECKPOINT pages, a worker thread with a connection of its own checkpoints (PASSIVE: it
+ * waits for no one and holds no one up) while main goes on writing. Once the log passes
+ * WAL_CAP_BYTES the write waits, its event loop free, for the thread to copy all of it and start
+ * it afresh itself (a one-page write of its own, so the header's sync and the cut are the
+ * thread's). At the end the thread makes one last such pass and closes, and main's connection
+ * checkpoints in its commits again: an edit, the outbox, a short write are as before, and no
+ * thread outlives a write (a store closes only when none runs).
  */
 import { statSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -19,19 +23,24 @@ import { Worker } from 'node:worker_threads'
 
 /** Main's connection checkpoints in the commit that takes the log past this many pages (db.ts). */
 export const WAL_AUTOCHECKPOINT = 250
-/** The write step from which a long write's checkpoints run on the thread (a step writes 250 rows). */
-export const CHECKPOINT_FROM_STEP = 4
+/** The log's size in bytes past which a write's thread starts: about WAL_AUTOCHECKPOINT pages. */
+export const THREAD_FROM_BYTES = WAL_AUTOCHECKPOINT * 4096
 /**
- * The log's size at which a write waits (its event loop free) for the thread to copy all of it:
- * main's next commit then starts the log afresh. Otherwise the thread, copying while main appends,
- * never catches up and the log grows by the whole write (19 MB for a list of 10,000 agents).
- * Also the size the log is cut back to when it starts afresh (journal_size_limit, db.ts).
+ * The log's size at which a write waits (its event loop free) for the thread to copy all of it
+ * and start it afresh. Otherwise the thread, copying while main appends, never catches up and the
+ * log grows by the whole write (19 MB for a list of 10,000 agents). Also the size main's
+ * connection cuts the log back to when it starts it afresh itself (journal_size_limit, db.ts); the
+ * thread cuts it to its one page, so the file's size tells what the log holds.
  */
 export const WAL_CAP_BYTES = 4 * 1024 * 1024
 
 const DRIVER = createRequire(import.meta.url).resolve('libsql')
 
-/** One connection, one checkpoint per message; 'close' closes it (the thread then ends). */
+/**
+ * One connection; per message one checkpoint, then with `restart` a new log where the checkpoint
+ * copied all of it; 'close' closes it (the thread then ends). Answers what the checkpoint gave
+ * ([busy, frames in the log, frames copied]) and whether it started the log afresh.
+ */
 const THREAD = `
 const { parentPort, workerData } = require('node:worker_threads')
 const fs = require('node:fs')
@@ -44,6 +53,27 @@ try {
   if (tid > 0) require('node:os').setPriority(tid, 10)
 } catch {}
 const db = new Database(workerData.file)
+// Its commit (the new log's first page) does not sync the page; the new log's header is synced
+// (SQLite does so in every mode but OFF), and the file is cut back to what the log then holds.
+db.exec('PRAGMA synchronous = NORMAL')
+db.exec('PRAGMA journal_size_limit = 0')
+const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)').raw(true)
+const version = db.prepare('PRAGMA user_version').raw(true)
+/**
+ * A log whose every page is in the file is started afresh by the next commit: this one's, which
+ * writes the database's header page unchanged (its user_version set to what it is). Main's
+ * connection may hold the lock for a step: this waits for it (busy_timeout).
+ */
+function restart() {
+  db.exec('BEGIN IMMEDIATE')
+  try {
+    db.exec('PRAGMA user_version = ' + Number(version.get()[0]))
+    db.exec('COMMIT')
+  } catch (e) {
+    db.exec('ROLLBACK')
+    throw e
+  }
+}
 parentPort.on('message', (m) => {
   if (m === 'close') {
     db.close()
@@ -51,60 +81,72 @@ parentPort.on('message', (m) => {
     return
   }
   try {
-    parentPort.postMessage({ ok: true, value: db.prepare('PRAGMA wal_checkpoint(PASSIVE)').raw(true).get() })
+    const value = checkpoint.get()
+    const whole = value[0] === 0 && value[1] > 0 && value[1] === value[2]
+    if (m.restart && whole) restart()
+    parentPort.postMessage({ ok: true, value, restarted: Boolean(m.restart && whole) })
   } catch (e) {
     parentPort.postMessage({ ok: false, message: String((e && e.message) || e) })
   }
 })
 `
 
-type Answer = { ok: true; value: unknown } | { ok: false; message: string }
+type Answer = { ok: true; value: unknown; restarted: boolean } | { ok: false; message: string }
 
 /** What it needs of main's connection (db.ts's Db; db.ts reads this module's constants). */
 interface Connection {
   exec(sql: string): unknown
 }
 
-/** The checkpoints of one write (a writer's steps): `step` after each, `finish` at its end. */
+/** The writes in steps running on each connection: its commits checkpoint again once none does. */
+const writing = new WeakMap<Connection, number>()
+
+/** The checkpoints of one write (a writer's steps): made before its first step, `step` after each, `finish` at its end. */
 export class WriteCheckpoints {
-  private steps = 0
   private worker: Worker | null = null
   private exited: Promise<void> | null = null
   private running: Promise<void> | null = null
   private failed = false
+  private finished = false
 
   constructor(
     private readonly db: Connection,
     private readonly file: string,
-    /** Told each checkpoint the thread made (tests, profiling). */
-    private readonly onCheckpoint?: () => void
-  ) {}
+    /** Told each checkpoint the thread made, and whether it started the log afresh (tests, profiling). */
+    private readonly onCheckpoint?: (restarted: boolean) => void
+  ) {
+    const n = writing.get(db) ?? 0
+    writing.set(db, n + 1)
+    // From the first step on, main's commits only append to the log.
+    if (n === 0) this.autocheckpoint(0)
+  }
 
   /**
-   * After a step that wrote: from CHECKPOINT_FROM_STEP on, a checkpoint on the thread unless one
-   * runs; once the log has grown past WAL_CAP_BYTES, a promise to wait for before the next step,
-   * which ends when the thread has copied all of it.
+   * After a step that wrote: once the log holds more than THREAD_FROM_BYTES, a checkpoint on the
+   * thread unless one runs; once it has grown past WAL_CAP_BYTES, a promise to wait for before the
+   * next step, which ends when the thread has copied all of it and started it afresh.
    */
   step(): Promise<void> | undefined {
-    this.steps++
-    if (this.failed || this.steps < CHECKPOINT_FROM_STEP) return undefined
+    if (this.failed) return undefined
+    const bytes = this.logBytes()
     if (!this.worker) {
+      if (bytes <= THREAD_FROM_BYTES) return undefined
       try {
         this.start()
       } catch {
-        this.failed = true // main's commits go on checkpointing, as before
+        this.fail() // main's commits checkpoint, as before
         return undefined
       }
     }
-    if (this.logBytes() > WAL_CAP_BYTES) return this.catchUp()
-    if (!this.running) this.running = this.checkpoint().finally(() => (this.running = null))
+    if (bytes > WAL_CAP_BYTES) return this.catchUp()
+    if (!this.running) this.running = this.checkpoint(false).finally(() => (this.running = null))
     return undefined
   }
 
-  /** The one running ends, then one more copies what main wrote since. */
+  /** The one running ends, then one more copies what main wrote since and starts the log afresh. */
   private async catchUp(): Promise<void> {
     await this.running
-    if (!this.failed) await this.checkpoint()
+    if (!this.failed) await this.checkpoint(true)
   }
 
   private logBytes(): number {
@@ -117,22 +159,28 @@ export class WriteCheckpoints {
 
   /**
    * At the write's end (each step committed): the thread's last pass and its end, then main's
-   * connection checkpoints in its commits again. Never throws: a checkpoint is housekeeping.
+   * connection checkpoints in its commits again (once no other write in steps runs on it). Never
+   * throws: a checkpoint is housekeeping.
    */
   async finish(): Promise<void> {
-    if (!this.worker) return
-    await this.running
-    if (!this.failed) await this.checkpoint()
-    this.worker.postMessage('close')
-    await this.exited
-    this.worker = null
-    this.mainCheckpoints()
+    if (this.finished) return
+    this.finished = true
+    if (this.worker) {
+      await this.running
+      if (!this.failed) await this.checkpoint(true)
+      this.worker.postMessage('close')
+      await this.exited
+      this.worker = null
+    }
+    const n = (writing.get(this.db) ?? 1) - 1
+    writing.set(this.db, n)
+    if (n === 0 && !this.failed) this.autocheckpoint(WAL_AUTOCHECKPOINT)
   }
 
-  /** Main's connection checkpoints in its commits again (the write's end, or the thread failed). */
-  private mainCheckpoints(): void {
+  /** Sets main's connection's automatic checkpoints (0: none). */
+  private autocheckpoint(pages: number): void {
     try {
-      this.db.exec(`PRAGMA wal_autocheckpoint = ${WAL_AUTOCHECKPOINT}`)
+      this.db.exec(`PRAGMA wal_autocheckpoint = ${pages}`)
     } catch {
       // a damaged file: the next open rebuilds it (and sets the pragma)
     }
@@ -142,7 +190,7 @@ export class WriteCheckpoints {
   private fail(): void {
     if (this.failed) return
     this.failed = true
-    this.mainCheckpoints()
+    this.autocheckpoint(WAL_AUTOCHECKPOINT)
   }
 
   private start(): void {
@@ -150,25 +198,24 @@ export class WriteCheckpoints {
     this.exited = new Promise((resolve) => worker.once('exit', () => resolve()))
     worker.on('error', () => this.fail())
     this.worker = worker
-    this.db.exec('PRAGMA wal_autocheckpoint = 0')
   }
 
-  /** One checkpoint on the thread; a failure (or the thread's end) only stops the next ones. */
-  private checkpoint(): Promise<void> {
+  /** One checkpoint on the thread (then, with `restart`, a new log); a failure (or the thread's end) only stops the next ones. */
+  private checkpoint(restart: boolean): Promise<void> {
     const worker = this.worker
     if (!worker) return Promise.resolve()
     return new Promise<void>((resolve) => {
       const done = (a: Answer | null) => {
         worker.off('message', done)
         worker.off('exit', gone)
-        if (a?.ok) this.onCheckpoint?.()
+        if (a?.ok) this.onCheckpoint?.(a.restarted)
         else this.fail()
         resolve()
       }
       const gone = () => done(null)
       worker.once('message', done)
       worker.once('exit', gone)
-      worker.postMessage('checkpoint')
+      worker.postMessage({ restart })
     })
   }
 }
