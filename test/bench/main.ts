@@ -25,8 +25,10 @@
  * core path (the list's reading of the parsed body and zod alone, cache putList, API client
  * list), the cache-only read, and with `scale` the list at other sizes. Apart: the longest block
  * during lists from the Local workspace (`main.local.agents.block`), whose service runs on a thread of its own,
- * and during its start with the backup it makes then (`main.local.start.block`); and lists from a
- * server without paging, whole in one answer (`main.unpaged.agents.list` / `.block`, unpaged.ts).
+ * and during its start with the backup it makes then (`main.local.start.block`); lists from a
+ * server without paging, whole in one answer (`main.unpaged.agents.list` / `.block`, unpaged.ts);
+ * and the longest block during first lists while another program keeps the disk busy
+ * (`main.busydisk.agents.block`, busyDisk.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -51,6 +53,7 @@ import {
 import { median, runAsScript, type BenchRow } from './types'
 import { builtServiceThread } from '../support/serviceThread'
 import { measureUnpaged, unpagedRows } from './unpaged'
+import { firstListsOnBusyDisk } from './busyDisk'
 
 export interface MainBenchOptions {
   /** Agents in the list. Default 10,000. */
@@ -330,6 +333,20 @@ export async function runMainBench(options: MainBenchOptions = {}): Promise<Benc
     const cacheOnly: number[] = []
     for (let r = 0; r < runs; r++)
       cacheOnly.push((await time(() => direct('agents.list', { cacheOnly: true })))[0])
+    // The first list again while another program keeps the disk busy (busyDisk.ts), the cache emptied before each.
+    const gc = gcBetweenRuns()
+    const busy = await firstListsOnBusyDisk(
+      async () => {
+        await call('session.signOut', { clearCache: true })
+        await call('session.signIn', { profileId: profile.id, email: seed.email, password: seed.password })
+        gc()
+      },
+      async () => {
+        const r = await call<{ data: unknown[] }>('agents.list', {})
+        if (r.data.length !== count) throw new Error(`expected ${count} agents, got ${r.data.length}`)
+      },
+      3
+    )
 
     const { clientTimes, parse, zodOnly, kept, putNew, putAgain } = await measureParts(
       service.url,
@@ -370,6 +387,14 @@ export async function runMainBench(options: MainBenchOptions = {}): Promise<Benc
         value: m.firstBlock.block,
         unit: 'ms',
         note: blockNote(m.firstBlock)
+      },
+      {
+        id: 'main.busydisk.agents.block',
+        name: `  longest block of main during a first list while another program keeps the disk busy`,
+        value: Math.max(...busy.blocks.map((b) => b.block)),
+        unit: 'ms',
+        goal: 50,
+        note: `runs ${busy.blocks.map((b) => b.block.toFixed(0)).join('/')} ms, lists ${busy.ms.map((x) => x.toFixed(0)).join('/')} ms; ${blockNote(busy.blocks.reduce(worse))}`
       },
       {
         name: '  first read again (every item compared)',
