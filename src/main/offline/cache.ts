@@ -2,7 +2,7 @@
  * The cache half of a profile store: items as JSON per (resource, id), list membership per
  * (resource, scope) with positions, a catalogue (every item ever seen), and a small meta table.
  */
-import { type Db, isCorruption, markForRebuild, scalar } from './db'
+import { type Db, isCorruption, markForRebuild, scalar, writeTransaction } from './db'
 import { type JsonRecord, checkItem, mergeItem, replaceString, scrub } from './merge'
 import { openListWriter } from './listWriter'
 import { cacheStatements, type CacheStatements } from './cacheStatements'
@@ -124,7 +124,7 @@ export class SqliteCacheStore implements CacheStore {
     }
     return this.write(
       () => items.map((i) => scrub(resource, mergeItem(null, i as unknown as JsonRecord)) as unknown as T),
-      () => this.db.transaction(all)()
+      () => writeTransaction(this.db, all)
     )
   }
 
@@ -214,7 +214,7 @@ export class SqliteCacheStore implements CacheStore {
     this.memory.touched(resource)
     return this.write(
       () => scrub(resource, mergeItem(null, item)),
-      () => this.db.transaction(() => this.upsert(resource, item, syncedAt))()
+      () => writeTransaction(this.db, () => this.upsert(resource, item, syncedAt))
     ) as unknown as T
   }
 
@@ -237,10 +237,10 @@ export class SqliteCacheStore implements CacheStore {
     this.write(
       () => undefined,
       () =>
-        this.db.transaction(() => {
+        writeTransaction(this.db, () => {
           this.s.deleteItem.run(resource, id)
           this.s.removeMember.run(resource, id)
-        })()
+        })
     )
   }
 
@@ -251,7 +251,7 @@ export class SqliteCacheStore implements CacheStore {
   addToList(resource: Resource, scope: string, id: string, at: 'start' | 'end' = 'start'): boolean {
     checkResource(resource)
     this.memory.touched(resource)
-    return this.db.transaction(() => {
+    return writeTransaction(this.db, () => {
       const key = memberships.membershipOf(this.s, resource, scope)
       if (key === null || !this.s.itemJson.get(resource, id)) return false
       const exists = scalar(
@@ -272,7 +272,7 @@ export class SqliteCacheStore implements CacheStore {
       const position = edge === null || edge === undefined ? 0 : Number(edge) + (at === 'start' ? -1 : 1)
       this.s.addMember.run(resource, key, position, id)
       return true
-    })()
+    })
   }
 
   catalogue<T>(resource: Resource): T[] {
@@ -318,7 +318,7 @@ export class SqliteCacheStore implements CacheStore {
   remapId(tempId: string, realId: string): void {
     if (!tempId || tempId === realId) return
     this.memory.touched()
-    this.db.transaction(() => {
+    writeTransaction(this.db, () => {
       for (const resource of RESOURCES) {
         const row = this.s.itemJson.get(resource, tempId) as unknown[] | undefined
         if (row) {
@@ -380,17 +380,17 @@ export class SqliteCacheStore implements CacheStore {
           .prepare('UPDATE items SET json = ? WHERE resource = ? AND id = ?')
           .run(JSON.stringify(next), resource, id)
       }
-    })()
+    })
   }
 
   clear(options: { clearOutbox?: boolean } = {}): void {
     this.memory.touched()
     // A list being read ends (answer_gone), holding no snapshot for the VACUUM to wait for.
     this.reader?.reset()
-    this.db.transaction(() => {
+    writeTransaction(this.db, () => {
       this.db.exec('DELETE FROM list_items; DELETE FROM lists; DELETE FROM items; DELETE FROM meta;')
       if (options.clearOutbox) this.db.exec('DELETE FROM outbox')
-    })()
+    })
     // The file shrinks (freed pages are returned), and old pages leave the write-ahead log too.
     this.db.exec('VACUUM')
     this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)')

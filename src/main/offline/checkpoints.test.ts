@@ -11,6 +11,7 @@ import type { SqliteCacheStore } from './cache'
 import { join } from 'node:path'
 import { THREAD_FROM_BYTES, WAL_AUTOCHECKPOINT, WAL_CAP_BYTES, WriteCheckpoints } from './checkpoints'
 import { WRITE_STEP } from './listWrite'
+import { writeTransaction } from './db'
 
 let t: TempStores
 beforeEach(() => {
@@ -216,5 +217,75 @@ describe('a long write leaves its syncs to a thread', () => {
     } finally {
       db.close()
     }
+  })
+})
+
+describe("the thread's write beside main's", () => {
+  it("a transaction of main's that reads, then writes while the thread starts the log afresh, waits its turn and is kept", async () => {
+    const file = join(t.dir, 'main.sqlite')
+    const m = mainConnection(file)
+    try {
+      const checkpoints = new WriteCheckpoints(m.db, file)
+      // One step past WAL_CAP_BYTES: the thread starts, copies the log and starts it afresh.
+      m.write(1400)
+      const wait = checkpoints.step()
+      expect(wait).toBeInstanceOf(Promise)
+      await new Promise((resolve) => setImmediate(resolve))
+      // Main's transaction meanwhile reads, holds on (longer than the thread takes), then writes.
+      const count = m.db.prepare('SELECT COUNT(*) FROM t').raw(true)
+      const insert = m.db.prepare('INSERT INTO t (x) VALUES (?)')
+      const rows = writeTransaction(m.db, () => {
+        const n = (count.get() as number[])[0] as number
+        const until = Date.now() + 400
+        while (Date.now() < until); // main busy in its transaction, as in a long step
+        insert.run('after')
+        return n + 1
+      })
+      await wait
+      await checkpoints.finish()
+      expect((count.get() as number[])[0]).toBe(rows)
+    } finally {
+      m.db.close()
+    }
+  })
+
+  it('two long lists written at once, with edits between their steps, are both whole', async () => {
+    const store = t.open()
+    const cache = store.cache as SqliteCacheStore
+    const many = (n: number, prefix: string) =>
+      Array.from({ length: n }, (_, i) => ({
+        id: `${prefix}${i}`,
+        name: `${prefix} ${i}`,
+        notes: 'y'.repeat(900)
+      }))
+    const agentsList = many(WRITE_STEP * 16, 'a')
+    const toolsList = many(WRITE_STEP * 16, 't')
+    let editing = true
+    let edits = 0
+    // An edit in every turn while the lists are written: each a transaction of its own on main's connection.
+    const edit = async () => {
+      while (editing) {
+        cache.putItem('documents', { id: `d${edits % 50}`, name: `edit ${edits}` }, null)
+        edits++
+        await new Promise((resolve) => setImmediate(resolve))
+      }
+    }
+    const editor = edit()
+    try {
+      await Promise.all([
+        cache.putListInSteps('agents', '', agentsList, null),
+        cache.putListInSteps('tools', '', toolsList, null)
+      ])
+    } finally {
+      editing = false
+      await editor
+    }
+    expect(edits).toBeGreaterThan(10)
+    expect(cache.getList<{ id: string }>('agents', '')?.value.map((a) => a.id)).toEqual(
+      agentsList.map((a) => a.id)
+    )
+    expect(cache.getList<{ id: string }>('tools', '')?.value.map((a) => a.id)).toEqual(
+      toolsList.map((a) => a.id)
+    )
   })
 })

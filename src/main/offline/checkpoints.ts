@@ -34,6 +34,9 @@ export const THREAD_FROM_BYTES = WAL_AUTOCHECKPOINT * 4096
  */
 export const WAL_CAP_BYTES = 4 * 1024 * 1024
 
+/** How long the thread waits for main's connection to let go of the write lock (it holds it for a step). */
+const THREAD_BUSY_MS = 1000
+
 const DRIVER = createRequire(import.meta.url).resolve('libsql')
 
 /**
@@ -57,18 +60,26 @@ const db = new Database(workerData.file)
 // (SQLite does so in every mode but OFF), and the file is cut back to what the log then holds.
 db.exec('PRAGMA synchronous = NORMAL')
 db.exec('PRAGMA journal_size_limit = 0')
+// Main's connection holds the write lock for a step at most (its transactions take it as they begin).
+db.exec('PRAGMA busy_timeout = ' + workerData.busyMs)
 const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)').raw(true)
 const version = db.prepare('PRAGMA user_version').raw(true)
 /**
  * A log whose every page is in the file is started afresh by the next commit: this one's, which
- * writes the database's header page unchanged (its user_version set to what it is). Main's
- * connection may hold the lock for a step: this waits for it (busy_timeout).
+ * writes the database's header page unchanged (its user_version set to what it is). Where the
+ * lock stays taken (busy_timeout), main's next commit starts it, as it did before this thread.
  */
 function restart() {
-  db.exec('BEGIN IMMEDIATE')
+  try {
+    db.exec('BEGIN IMMEDIATE')
+  } catch (e) {
+    if (String((e && e.code) || '').startsWith('SQLITE_BUSY')) return false
+    throw e
+  }
   try {
     db.exec('PRAGMA user_version = ' + Number(version.get()[0]))
     db.exec('COMMIT')
+    return true
   } catch (e) {
     db.exec('ROLLBACK')
     throw e
@@ -83,8 +94,7 @@ parentPort.on('message', (m) => {
   try {
     const value = checkpoint.get()
     const whole = value[0] === 0 && value[1] > 0 && value[1] === value[2]
-    if (m.restart && whole) restart()
-    parentPort.postMessage({ ok: true, value, restarted: Boolean(m.restart && whole) })
+    parentPort.postMessage({ ok: true, value, restarted: m.restart && whole ? restart() : false })
   } catch (e) {
     parentPort.postMessage({ ok: false, message: String((e && e.message) || e) })
   }
@@ -194,7 +204,10 @@ export class WriteCheckpoints {
   }
 
   private start(): void {
-    const worker = new Worker(THREAD, { eval: true, workerData: { driver: DRIVER, file: this.file } })
+    const worker = new Worker(THREAD, {
+      eval: true,
+      workerData: { driver: DRIVER, file: this.file, busyMs: THREAD_BUSY_MS }
+    })
     this.exited = new Promise((resolve) => worker.once('exit', () => resolve()))
     worker.on('error', () => this.fail())
     this.worker = worker

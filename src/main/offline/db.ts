@@ -148,6 +148,17 @@ export function scalar(db: Db, sql: string, ...params: unknown[]): unknown {
   return row ? row[0] : undefined
 }
 
+/**
+ * Runs `fn` in a transaction that takes the write lock as it begins (BEGIN IMMEDIATE). Main's
+ * connection is not the file's only writer: a long write's thread (checkpoints.ts) writes the page
+ * that starts the log afresh. A transaction begun without the lock that has read before that
+ * commit cannot then write (SQLite answers "database is locked" at once, without waiting); one
+ * begun with it waits its turn (busy_timeout), and the thread's turn is short.
+ */
+export function writeTransaction<T>(db: Db, fn: () => T): T {
+  return db.transaction(fn).immediate()
+}
+
 /** How long a connection waits for a lock another holds (SQLite's busy timeout), ms. */
 export const BUSY_TIMEOUT_MS = 3000
 
@@ -181,10 +192,10 @@ export function openChecked(file: string): Db {
     if (version === 0) {
       if (names.some((n) => !n.startsWith('sqlite_')))
         throw new SchemaMismatch('Not an Agent Desk cache file')
-      db.transaction(() => {
+      writeTransaction(db, () => {
         db.exec(SCHEMA)
         db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`)
-      })()
+      })
     } else if (version !== SCHEMA_VERSION) {
       throw new SchemaMismatch(`Cache schema version ${version}, expected ${SCHEMA_VERSION}`)
     } else if (TABLES.some((t) => !names.includes(t))) {
@@ -356,7 +367,7 @@ export function openOrRebuild(file: string): OpenResult {
       `INSERT OR IGNORE INTO outbox (id, channel, label, input, created_at, status, error, attempts, temp_id, extra)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
     )
-    db.transaction(() => {
+    writeTransaction(db, () => {
       for (const s of salvaged) {
         insert.run(
           s.id,
@@ -371,7 +382,7 @@ export function openOrRebuild(file: string): OpenResult {
           s.extra
         )
       }
-    })()
+    })
   }
   return { db, rebuilt: true, memory }
 }

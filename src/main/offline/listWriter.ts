@@ -11,7 +11,7 @@
 import type { AnswerMemory } from './answers'
 import type { WriteCheckpoints } from './checkpoints'
 import type { CacheStatements } from './cacheStatements'
-import type { Db } from './db'
+import { type Db, writeTransaction } from './db'
 import type { KnownPage, ListStepsResult } from './listPorts'
 import { ListPlan } from './listWrite'
 import { ListText } from './listText'
@@ -228,7 +228,7 @@ export function openListWriter(d: ListWriterDeps): ListWriter {
         run.return(undefined as R)
         return null
       },
-      () => (writes ? db.transaction(() => run.next())() : run.next())
+      () => (writes ? writeTransaction(db, () => run.next()) : run.next())
     )
   /** Runs every step, the event loop free before each; what it returns, or DAMAGED. */
   const inSteps = async <R>(run: Generator<void, R>, writes: boolean): Promise<R | typeof DAMAGED> => {

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto'
 import { errorData, type AppErrorData } from '../../shared/errors'
 import type { OutboxEntry, OutboxStatus } from '../../shared/ipc'
-import { type Db, preparedOnUse } from './db'
+import { type Db, preparedOnUse, writeTransaction } from './db'
 import { replaceString } from './merge'
 import type { NewOutboxEntry, OutboxExtra, OutboxStore } from './types'
 
@@ -87,7 +87,7 @@ export class SqliteOutboxStore implements OutboxStore {
   private durable<R>(fn: () => R): R {
     this.db.exec('PRAGMA synchronous = FULL')
     try {
-      return this.db.transaction(fn)()
+      return writeTransaction(this.db, fn)
     } finally {
       this.db.exec('PRAGMA synchronous = NORMAL')
     }
