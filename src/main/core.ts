@@ -367,6 +367,7 @@ export function createCore(opts: CoreOptions): Core {
       pieces.clear()
       await session.dispose()
       await local.close()
+      await profiles.saved().catch(() => undefined)
     }
   }
 }

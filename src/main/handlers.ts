@@ -67,6 +67,7 @@ export const handlers: Handlers = {
     const before = input.id !== undefined ? ctx.profiles.get(input.id) : null
     const saved = ctx.profiles.saveRemote({ ...input, baseUrl })
     if (!saved) throw new AppError({ kind: 'not_found', message: 'That server profile no longer exists' })
+    await ctx.profiles.saved()
     await ctx.session.profileUpdated(before, saved)
     return saved
   },
@@ -78,6 +79,7 @@ export const handlers: Handlers = {
       throw new AppError({ kind: 'not_found', message: 'That server profile no longer exists' })
     await ctx.session.forgetProfile(id)
     ctx.profiles.remove(id)
+    await ctx.profiles.saved()
     return { ok: true }
   },
 

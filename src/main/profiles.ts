@@ -2,9 +2,16 @@
  * Server profiles and the small non-secret state around them, kept in `profiles.json` in the
  * user-data folder (atomic write: temp file + rename). The built-in Local workspace profile is
  * always there. Tokens are NOT here: they live in the keychain.
+ *
+ * A change is made in memory at once and written to the file after, off main's event loop: a
+ * rename waits for the file system's journal, 40–86 ms when another program (or the Local
+ * workspace's own backup) keeps the disk busy, and the file was written at every start of the
+ * Local workspace (its new port) and with each capability learned. Writes run one at a time, the
+ * changes made meanwhile in the next one; `saved()` tells when all made so far are in the file.
  */
 import { randomUUID } from 'node:crypto'
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
+import { rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Capabilities, Capability, Profile, SessionUser } from '../shared/ipc'
 import { ensurePrivateDir } from './privateFiles'
@@ -140,16 +147,42 @@ export class ProfileRegistry {
     this.data = text ? parseProfilesFile(text) : emptyFile()
   }
 
+  /** Changes not yet in a write; the write running; how the last write failed (null: it did not). */
+  private dirty = false
+  private writing: Promise<void> | null = null
+  private failure: unknown = null
+
+  /** The data as it is now goes to the file (in a write of its own, or in the next one). */
   private save(): void {
-    ensurePrivateDir(this.userDataDir)
-    const tmp = `${this.file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`
+    this.dirty = true
+    if (!this.writing) this.writing = this.writeOut()
+  }
+
+  private async writeOut(): Promise<void> {
     try {
-      writeFileSync(tmp, JSON.stringify(this.data, null, 2), { encoding: 'utf8', mode: 0o600 })
-      renameSync(tmp, this.file)
-    } catch (e) {
-      rmSync(tmp, { force: true })
-      throw e
+      while (this.dirty) {
+        this.dirty = false
+        const text = JSON.stringify(this.data, null, 2)
+        const tmp = `${this.file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`
+        try {
+          ensurePrivateDir(this.userDataDir)
+          await writeFile(tmp, text, { encoding: 'utf8', mode: 0o600 })
+          await rename(tmp, this.file)
+          this.failure = null
+        } catch (e) {
+          await rm(tmp, { force: true }).catch(() => undefined)
+          this.failure = e
+        }
+      }
+    } finally {
+      this.writing = null
     }
+  }
+
+  /** Resolves once every change made so far is in the file; rejects with the error when the last write failed. */
+  async saved(): Promise<void> {
+    while (this.writing) await this.writing
+    if (this.failure) throw this.failure
   }
 
   localProfile(): Profile {

@@ -232,10 +232,14 @@ describe('sign-out on the server (item 6, client side)', () => {
     const state = await t.call('session.signOut', { clearCache: false })
     expect(state.status).toBe('signedOut')
     expect(await t.keychain.get(`session:${profileId}`)).toBeNull()
-    const file = JSON.parse(readFileSync(join(t.userDataDir, 'profiles.json'), 'utf8')) as {
-      capabilities: Record<string, Record<string, string>>
-    }
-    expect(file.capabilities[profileId]?.['session.signOut']).toBe('not_offered')
+    // Kept in profiles.json, written after the change (profiles.ts).
+    const stored = () =>
+      (
+        JSON.parse(readFileSync(join(t.userDataDir, 'profiles.json'), 'utf8')) as {
+          capabilities: Record<string, Record<string, string>>
+        }
+      ).capabilities[profileId]?.['session.signOut']
+    await expect.poll(stored).toBe('not_offered')
     expect(server.requests.filter((r) => r.path === '/api/v1/auth/sign-out')).toHaveLength(1)
     await t.call('session.signIn', {
       profileId,
