@@ -179,7 +179,10 @@ export class ProfileRegistry {
     }
   }
 
-  /** Resolves once every change made so far is in the file; rejects with the error when the last write failed. */
+  /**
+   * Resolves once every change made so far is in the file; rejects with the error when the last
+   * write failed.
+   */
   async saved(): Promise<void> {
     while (this.writing) await this.writing
     if (this.failure) throw this.failure

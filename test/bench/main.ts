@@ -333,7 +333,8 @@ export async function runMainBench(options: MainBenchOptions = {}): Promise<Benc
     const cacheOnly: number[] = []
     for (let r = 0; r < runs; r++)
       cacheOnly.push((await time(() => direct('agents.list', { cacheOnly: true })))[0])
-    // The first list again while another program keeps the disk busy (busyDisk.ts), the cache emptied before each.
+    // The first list again while another program keeps the disk busy (busyDisk.ts), the cache
+    // emptied before each.
     const gc = gcBetweenRuns()
     const busy = await firstListsOnBusyDisk(
       async () => {

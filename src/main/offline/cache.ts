@@ -35,7 +35,10 @@ export class SqliteCacheStore implements CacheStore {
 
   /** Whether the database is the file (not a stand-in in memory): its long writes checkpoint on a thread. */
   private readonly onDisk: boolean
-  /** Checkpoints made on a thread during long writes (checkpoints.ts), and of them those that started the log afresh. */
+  /**
+   * Checkpoints made on a thread during long writes (checkpoints.ts), and of them those that
+   * started the log afresh.
+   */
   threadCheckpoints = 0
   threadRestarts = 0
   private readonly onCheckpoint = (restarted: boolean) => {

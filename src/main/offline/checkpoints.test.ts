@@ -116,7 +116,8 @@ describe('a long write leaves its syncs to a thread', () => {
       expect(m.autocheckpoint()).toBe(0)
       m.write(1)
       m.write(1)
-      // Appended: the same log, longer (a checkpoint in the first commit would have let the second start it afresh).
+      // Appended: the same log, longer (a checkpoint in the first commit would have let the second
+      // start it afresh).
       expect(salts(file)).toBe(before)
       expect(statSync(`${file}-wal`).size).toBeGreaterThan(size)
       void checkpoints.finish()
@@ -204,7 +205,8 @@ describe('a long write leaves its syncs to a thread', () => {
     try {
       db.exec('PRAGMA journal_mode = WAL')
       const autocheckpoint = () => (db.prepare('PRAGMA wal_autocheckpoint').raw(true).get() as number[])[0]
-      // The thread is given a file that is not there (beside a log long enough to start it): it fails as it starts.
+      // The thread is given a file that is not there (beside a log long enough to start it): it
+      // fails as it starts.
       const missing = join(t.dir, 'missing.sqlite')
       writeFileSync(`${missing}-wal`, Buffer.alloc(THREAD_FROM_BYTES + 1))
       const checkpoints = new WriteCheckpoints(db, missing)

@@ -15,7 +15,8 @@
  * it afresh itself (a one-page write of its own, so the header's sync and the cut are the
  * thread's). At the end the thread makes one last such pass and closes, and main's connection
  * checkpoints in its commits again: an edit, the outbox, a short write are as before, and no
- * thread outlives a write (a store closes only when none runs).
+ * thread outlives a write (a store closes only when none runs). Main's write transactions take the
+ * lock as they begin (db.ts' writeTransaction), so the thread's one-page write never fails theirs.
  */
 import { statSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -111,7 +112,10 @@ interface Connection {
 /** The writes in steps running on each connection: its commits checkpoint again once none does. */
 const writing = new WeakMap<Connection, number>()
 
-/** The checkpoints of one write (a writer's steps): made before its first step, `step` after each, `finish` at its end. */
+/**
+ * The checkpoints of one write (a writer's steps): made before its first step, `step` after each,
+ * `finish` at its end.
+ */
 export class WriteCheckpoints {
   private worker: Worker | null = null
   private exited: Promise<void> | null = null
@@ -213,7 +217,10 @@ export class WriteCheckpoints {
     this.worker = worker
   }
 
-  /** One checkpoint on the thread (then, with `restart`, a new log); a failure (or the thread's end) only stops the next ones. */
+  /**
+   * One checkpoint on the thread (then, with `restart`, a new log); a failure (or the thread's
+   * end) only stops the next ones.
+   */
   private checkpoint(restart: boolean): Promise<void> {
     const worker = this.worker
     if (!worker) return Promise.resolve()
