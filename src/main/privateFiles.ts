@@ -5,6 +5,7 @@
  * has no such modes: a user's profile folder is private there already; these calls do nothing.)
  */
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs'
+import { chmod, mkdir } from 'node:fs/promises'
 
 export const PRIVATE_DIR_MODE = 0o700
 export const PRIVATE_FILE_MODE = 0o600
@@ -24,6 +25,12 @@ function tighten(path: string, mode: number): void {
 export function ensurePrivateDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE })
   tighten(dir, PRIVATE_DIR_MODE)
+}
+
+/** The same off main's event loop (a change of mode waits for the file system's journal). */
+export async function ensurePrivateDirAsync(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE })
+  if (posix) await chmod(dir, PRIVATE_DIR_MODE).catch(() => undefined)
 }
 
 /**

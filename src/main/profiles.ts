@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs'
 import { rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Capabilities, Capability, Profile, SessionUser } from '../shared/ipc'
-import { ensurePrivateDir } from './privateFiles'
+import { ensurePrivateDirAsync } from './privateFiles'
 
 export const LOCAL_PROFILE_ID = 'local'
 export const LOCAL_PROFILE_NAME = 'Local workspace'
@@ -165,7 +165,7 @@ export class ProfileRegistry {
         const text = JSON.stringify(this.data, null, 2)
         const tmp = `${this.file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`
         try {
-          ensurePrivateDir(this.userDataDir)
+          await ensurePrivateDirAsync(this.userDataDir)
           await writeFile(tmp, text, { encoding: 'utf8', mode: 0o600 })
           await rename(tmp, this.file)
           this.failure = null

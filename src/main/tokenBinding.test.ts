@@ -137,13 +137,14 @@ describe('one header spelling (item 4)', () => {
     for (const r of authed) expect(r.headers['authorization'] && r.headers['autorization']).toBeFalsy()
     expect(authed.filter((r) => r.headers['authorization'] !== undefined)).toHaveLength(1)
     expect(authed.at(-1)?.headers['autorization']).toMatch(/^Bearer /)
+
+    // Remembered across restarts (in profiles.json, written by the time the core has ended): the
+    // next run sends `Autorization` alone from the first call.
+    await t.core.dispose()
     const saved = JSON.parse(readFileSync(join(t.userDataDir, 'profiles.json'), 'utf8')) as {
       authHeaders: Record<string, string>
     }
     expect(saved.authHeaders[profileId]).toBe('Autorization')
-
-    // Remembered across restarts: the next run sends `Autorization` alone from the first call.
-    await t.core.dispose()
     const before = server.requests.length
     const again = core({ userDataDir: t.userDataDir, keychain: t.keychain })
     await again.call('agents.list')
@@ -161,6 +162,7 @@ describe('one header spelling (item 4)', () => {
     const authed = server.requests.filter(carriesCredential)
     expect(authed.length).toBeGreaterThan(1)
     for (const r of authed) expect(r.headers['autorization']).toBeUndefined()
+    await t.core.dispose()
     const saved = JSON.parse(readFileSync(join(t.userDataDir, 'profiles.json'), 'utf8')) as {
       authHeaders: Record<string, string>
     }
