@@ -7,7 +7,7 @@ import { type JsonRecord, checkItem, mergeItem, replaceString, scrub } from './m
 import { openListWriter } from './listWriter'
 import { cacheStatements, type CacheStatements } from './cacheStatements'
 import { AnswerMemory, type AnswerSharing } from './answers'
-import { WriteCheckpoints } from './checkpoints'
+import { type ThreadWork, WriteCheckpoints } from './checkpoints'
 import * as memberships from './memberships'
 import { ListReader } from './listRead'
 import { ListText } from './listText'
@@ -35,16 +35,8 @@ export class SqliteCacheStore implements CacheStore {
 
   /** Whether the database is the file (not a stand-in in memory): its long writes checkpoint on a thread. */
   private readonly onDisk: boolean
-  /**
-   * Checkpoints made on a thread during long writes (checkpoints.ts), and of them those that
-   * started the log afresh.
-   */
-  threadCheckpoints = 0
-  threadRestarts = 0
-  private readonly onCheckpoint = (restarted: boolean) => {
-    this.threadCheckpoints++
-    if (restarted) this.threadRestarts++
-  }
+  /** What long writes' threads did (checkpoints.ts): checkpoints, and those that started the log afresh. */
+  readonly threadWork: ThreadWork = { checkpoints: 0, restarts: 0 }
   /** Pages of lists answered as they were answered last, no row read (answers.ts). */
   pagesRemembered = 0
   /** Long reads of lists, a step at a time on a connection of their own (the file only). */
@@ -161,9 +153,7 @@ export class SqliteCacheStore implements CacheStore {
       upsert: (item) => this.upsert(resource, item, syncedAt),
       guarded: (fallback, fn) => this.write(fallback, fn),
       onRemembered: () => void this.pagesRemembered++,
-      ...(this.onDisk
-        ? { checkpoints: () => new WriteCheckpoints(this.db, this.file, this.onCheckpoint) }
-        : {})
+      ...(this.onDisk ? { checkpoints: () => new WriteCheckpoints(this.db, this.file, this.threadWork) } : {})
     })
   }
 

@@ -70,10 +70,10 @@ describe('a long write leaves its syncs to a thread', () => {
     const cache = store.cache as SqliteCacheStore
     const items = agents(WRITE_STEP * 12)
     await cache.putListInSteps('agents', '', items, '2026-11-27T00:00:00Z')
-    expect(cache.threadCheckpoints).toBeGreaterThan(0)
+    expect(cache.threadWork.checkpoints).toBeGreaterThan(0)
     // The thread's last pass copied every frame and started the log afresh with one page of its
     // own, cutting the file back to it: main's next commit neither checkpoints nor syncs.
-    expect(cache.threadRestarts).toBeGreaterThan(0)
+    expect(cache.threadWork.restarts).toBeGreaterThan(0)
     expect(statSync(`${t.file}-wal`).size).toBeLessThan(3 * 4096)
     const [busy, frames, copied] = logState(t.file)
     expect(busy).toBe(0)
@@ -84,7 +84,7 @@ describe('a long write leaves its syncs to a thread', () => {
     // And again, every row changed (a new thread for the new write), then read from a new connection.
     const again = agents(WRITE_STEP * 12, ' (renamed)')
     await cache.putListInSteps('agents', '', again, '2026-11-27T00:01:00Z')
-    expect(cache.threadCheckpoints).toBeGreaterThan(1)
+    expect(cache.threadWork.checkpoints).toBeGreaterThan(1)
     store.close()
     const reopened = t.open()
     const list = reopened.cache.getList<{ id: string; name: string }>('agents', '')?.value ?? []
@@ -98,7 +98,7 @@ describe('a long write leaves its syncs to a thread', () => {
     // One step of rows, one of members, and the list's head: the log stays under THREAD_FROM_BYTES.
     await cache.putListInSteps('agents', '', agents(WRITE_STEP), null)
     expect(statSync(`${t.file}-wal`).size).toBeLessThan(THREAD_FROM_BYTES)
-    expect(cache.threadCheckpoints).toBe(0)
+    expect(cache.threadWork.checkpoints).toBe(0)
     expect(cache.getList('agents', '')?.value).toHaveLength(WRITE_STEP)
   })
 
@@ -133,9 +133,9 @@ describe('a long write leaves its syncs to a thread', () => {
   it('past WAL_CAP_BYTES the write waits for the thread, which starts the log afresh itself', async () => {
     const file = join(t.dir, 'main.sqlite')
     const m = mainConnection(file)
-    const seen: boolean[] = []
+    const work = { checkpoints: 0, restarts: 0 }
     try {
-      const checkpoints = new WriteCheckpoints(m.db, file, (restarted) => seen.push(restarted))
+      const checkpoints = new WriteCheckpoints(m.db, file, work)
       let waited = false
       let before = salts(file)
       // ~1.2 MB a step: the thread starts at the first step past THREAD_FROM_BYTES.
@@ -150,7 +150,7 @@ describe('a long write leaves its syncs to a thread', () => {
       }
       expect(waited).toBe(true)
       // The thread copied it all and wrote the new log's first page: the file holds that page alone.
-      expect(seen.at(-1)).toBe(true)
+      expect(work.restarts).toBe(1)
       expect(salts(file)).not.toBe(before)
       expect(statSync(`${file}-wal`).size).toBeLessThan(3 * 4096)
       // Main's next commit appends to the thread's new log.

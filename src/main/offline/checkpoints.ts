@@ -109,6 +109,12 @@ interface Connection {
   exec(sql: string): unknown
 }
 
+/** What a write's thread did (tests, profiling): checkpoints, and those that started the log afresh. */
+export interface ThreadWork {
+  checkpoints: number
+  restarts: number
+}
+
 /** The writes in steps running on each connection: its commits checkpoint again once none does. */
 const writing = new WeakMap<Connection, number>()
 
@@ -126,8 +132,8 @@ export class WriteCheckpoints {
   constructor(
     private readonly db: Connection,
     private readonly file: string,
-    /** Told each checkpoint the thread made, and whether it started the log afresh (tests, profiling). */
-    private readonly onCheckpoint?: (restarted: boolean) => void
+    /** Counts what the thread did. */
+    private readonly work?: ThreadWork
   ) {
     const n = writing.get(db) ?? 0
     writing.set(db, n + 1)
@@ -228,8 +234,10 @@ export class WriteCheckpoints {
       const done = (a: Answer | null) => {
         worker.off('message', done)
         worker.off('exit', gone)
-        if (a?.ok) this.onCheckpoint?.(a.restarted)
-        else this.fail()
+        if (a?.ok && this.work) {
+          this.work.checkpoints++
+          if (a.restarted) this.work.restarts++
+        } else if (!a?.ok) this.fail()
         resolve()
       }
       const gone = () => done(null)

@@ -91,7 +91,7 @@ describe('a long list is written a step at a time', () => {
     expect(cache.itemCount()).toBe(10_000)
     // Main's commits only appended to the log: a thread copied it back (checkpoints.ts), and the
     // write waited for it to catch up whenever the log passed WAL_CAP_BYTES, which it is cut back to.
-    expect((cache as SqliteCacheStore).threadCheckpoints).toBeGreaterThan(0)
+    expect((cache as SqliteCacheStore).threadWork.checkpoints).toBeGreaterThan(0)
     expect(statSync(`${t.file}-wal`).size).toBeLessThanOrEqual(WAL_CAP_BYTES + 1024 * 1024)
   })
 
