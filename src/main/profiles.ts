@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs'
 import { rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Capabilities, Capability, Profile, SessionUser } from '../shared/ipc'
-import { ensurePrivateDirAsync } from './privateFiles'
+import { ensurePrivateDirAsync, PRIVATE_FILE_MODE } from './privateFiles'
 
 export const LOCAL_PROFILE_ID = 'local'
 export const LOCAL_PROFILE_NAME = 'Local workspace'
@@ -166,7 +166,7 @@ export class ProfileRegistry {
         const tmp = `${this.file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`
         try {
           await ensurePrivateDirAsync(this.userDataDir)
-          await writeFile(tmp, text, { encoding: 'utf8', mode: 0o600 })
+          await writeFile(tmp, text, { encoding: 'utf8', mode: PRIVATE_FILE_MODE })
           await rename(tmp, this.file)
           this.failure = null
         } catch (e) {
