@@ -368,6 +368,7 @@ export function createCore(opts: CoreOptions): Core {
       await session.dispose()
       await local.close()
       await profiles.saved().catch(() => undefined)
+      await desktop.saved().catch(() => undefined)
     }
   }
 }

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { startService } from '../service'
 import { testCore, tempDir, waitFor } from '../../test/support/mainCore'
 import { createFileLog } from './desktop/log'
-import { saveWindowState } from './desktop/windowState'
+import { WindowStateFile } from './desktop/windowState'
 
 const posix = process.platform !== 'win32'
 const cleanup: (() => Promise<void>)[] = []
@@ -58,7 +58,9 @@ describe('file modes', () => {
     })
     await t.call('documents.create', { name: 'Q3', type: 'PDF', url: 'https://example.com/q3.pdf' })
     await t.call('settings.set', { theme: 'dark' })
-    saveWindowState(userDataDir, { x: 10, y: 10, width: 1000, height: 700, maximized: false })
+    const windowFile = new WindowStateFile(userDataDir)
+    windowFile.save({ x: 10, y: 10, width: 1000, height: 700, maximized: false })
+    await windowFile.saved()
     const log = createFileLog({ dir: join(userDataDir, 'logs') })
     log.error('a line')
     await waitFor(() => {

@@ -7,6 +7,7 @@ import { AppError } from '../shared/errors'
 import { paletteNames } from '../shared/palette'
 import { statSync } from 'node:fs'
 import type { OfflineStoreInfo } from '../shared/ipc'
+import { savedOrTold } from './atomicFile'
 import { capabilityStoreFor } from './api/capabilities'
 import { normalizeBaseUrl } from './api/transport'
 import { LOCAL_PROFILE_ID } from './profiles'
@@ -67,7 +68,7 @@ export const handlers: Handlers = {
     const before = input.id !== undefined ? ctx.profiles.get(input.id) : null
     const saved = ctx.profiles.saveRemote({ ...input, baseUrl })
     if (!saved) throw new AppError({ kind: 'not_found', message: 'That server profile no longer exists' })
-    await ctx.profiles.saved()
+    await savedOrTold('Your server profiles', ctx.profiles.saved())
     await ctx.session.profileUpdated(before, saved)
     return saved
   },
@@ -79,7 +80,7 @@ export const handlers: Handlers = {
       throw new AppError({ kind: 'not_found', message: 'That server profile no longer exists' })
     await ctx.session.forgetProfile(id)
     ctx.profiles.remove(id)
-    await ctx.profiles.saved()
+    await savedOrTold('Your server profiles', ctx.profiles.saved())
     return { ok: true }
   },
 

@@ -1,20 +1,17 @@
 /**
  * Server profiles and the small non-secret state around them, kept in `profiles.json` in the
- * user-data folder (atomic write: temp file + rename). The built-in Local workspace profile is
- * always there. Tokens are NOT here: they live in the keychain.
+ * user-data folder. The built-in Local workspace profile is always there. Tokens are NOT here:
+ * they live in the keychain.
  *
- * A change is made in memory at once and written to the file after, off main's event loop: a
- * rename waits for the file system's journal, 40–86 ms when another program (or the Local
- * workspace's own backup) keeps the disk busy, and the file was written at every start of the
- * Local workspace (its new port) and with each capability learned. Writes run one at a time, the
- * changes made meanwhile in the next one; `saved()` tells when all made so far are in the file.
+ * A change is made in memory at once and written to the file after, off main's event loop
+ * (./atomicFile): the file is written at every start of the Local workspace (its new port) and
+ * with each capability learned. `saved()` tells when every change made so far is in the file.
  */
 import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Capabilities, Capability, Profile, SessionUser } from '../shared/ipc'
-import { ensurePrivateDirAsync, PRIVATE_FILE_MODE } from './privateFiles'
+import { AtomicFile } from './atomicFile'
 
 export const LOCAL_PROFILE_ID = 'local'
 export const LOCAL_PROFILE_NAME = 'Local workspace'
@@ -135,6 +132,8 @@ export function normalizeBaseUrl(url: string): string {
 export class ProfileRegistry {
   readonly file: string
   private data: ProfilesFile
+  /** Written after each change, off the event loop (./atomicFile). */
+  private readonly out: AtomicFile
 
   constructor(readonly userDataDir: string) {
     this.file = join(userDataDir, 'profiles.json')
@@ -145,47 +144,16 @@ export class ProfileRegistry {
       text = ''
     }
     this.data = text ? parseProfilesFile(text) : emptyFile()
+    this.out = new AtomicFile(this.file, () => JSON.stringify(this.data, null, 2))
   }
 
-  /** Changes not yet in a write; the write running; how the last write failed (null: it did not). */
-  private dirty = false
-  private writing: Promise<void> | null = null
-  private failure: unknown = null
-
-  /** The data as it is now goes to the file (in a write of its own, or in the next one). */
   private save(): void {
-    this.dirty = true
-    if (!this.writing) this.writing = this.writeOut()
+    this.out.save()
   }
 
-  private async writeOut(): Promise<void> {
-    try {
-      while (this.dirty) {
-        this.dirty = false
-        const text = JSON.stringify(this.data, null, 2)
-        const tmp = `${this.file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`
-        try {
-          await ensurePrivateDirAsync(this.userDataDir)
-          await writeFile(tmp, text, { encoding: 'utf8', mode: PRIVATE_FILE_MODE })
-          await rename(tmp, this.file)
-          this.failure = null
-        } catch (e) {
-          await rm(tmp, { force: true }).catch(() => undefined)
-          this.failure = e
-        }
-      }
-    } finally {
-      this.writing = null
-    }
-  }
-
-  /**
-   * Resolves once every change made so far is in the file; rejects with the error when the last
-   * write failed.
-   */
-  async saved(): Promise<void> {
-    while (this.writing) await this.writing
-    if (this.failure) throw this.failure
+  /** Resolves once every change made so far is in the file; rejects when the last write failed. */
+  saved(): Promise<void> {
+    return this.out.saved()
   }
 
   localProfile(): Profile {

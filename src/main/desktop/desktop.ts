@@ -32,7 +32,10 @@ export interface Desktop {
   /** The policy now (the administrator's file is read again each time: it is small). */
   policy(): UpdatePolicy
   state(): SettingsState
+  /** Applies at once; the file is written after (`saved()`). */
   set(patch: SettingsPatch): SettingsState
+  /** Resolves once every change so far is in settings.json; rejects when the last write failed. */
+  saved(): Promise<void>
   checkForUpdates(): Promise<UpdateStatus>
   onChange(listener: (state: SettingsState) => void): () => void
 }
@@ -106,6 +109,7 @@ export function createDesktop(opts: DesktopOptions): Desktop {
       settings.set(patch)
       return state()
     },
+    saved: () => settings.saved(),
     async checkForUpdates() {
       const p = policy()
       // Turned off means no request at all, not even one the user asks for.

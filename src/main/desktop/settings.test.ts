@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { testCore, type TestCore } from '../../../test/support/mainCore'
@@ -9,13 +9,17 @@ import { DEFAULT_SETTINGS, SettingsStore } from './settings'
 const temp = () => tempDir('agent-desk-settings-')
 
 describe('settings.json', () => {
-  it('starts from the defaults and keeps what is set, across instances', () => {
+  it('starts from the defaults and keeps what is set, across instances', async () => {
     const dir = temp()
     expect(new SettingsStore(dir).get()).toEqual({ updates: 'on', theme: 'system', language: 'system' })
     expect(existsSync(join(dir, 'settings.json'))).toBe(false)
     const s = new SettingsStore(dir)
     expect(s.set({ theme: 'dark' })).toEqual({ updates: 'on', theme: 'dark', language: 'system' })
     s.set({ updates: 'off' })
+    // Applied at once, written after: not in the file before the event loop turns.
+    expect(s.get()).toEqual({ updates: 'off', theme: 'dark', language: 'system' })
+    expect(existsSync(join(dir, 'settings.json'))).toBe(false)
+    await s.saved()
     expect(new SettingsStore(dir).get()).toEqual({ updates: 'off', theme: 'dark', language: 'system' })
     expect(JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8'))).toEqual({
       updates: 'off',
@@ -26,15 +30,17 @@ describe('settings.json', () => {
     expect(readdirSync(dir)).toEqual(['settings.json'])
   })
 
-  it('refuses invalid values and unknown keys, changing nothing', () => {
+  it('refuses invalid values and unknown keys, changing nothing', async () => {
     const dir = temp()
     const s = new SettingsStore(dir)
     s.set({ theme: 'light' })
     expect(() => s.set({ theme: 'purple' } as never)).toThrow()
     expect(() => s.set({ colour: 'red' } as never)).toThrow()
     expect(() => s.set({ language: 'xx' } as never)).toThrow()
+    await s.saved()
     expect(new SettingsStore(dir).get()).toEqual({ updates: 'on', theme: 'light', language: 'system' })
     s.set({ language: 'de' })
+    await s.saved()
     expect(new SettingsStore(dir).get()).toEqual({ updates: 'on', theme: 'light', language: 'de' })
   })
 
@@ -46,7 +52,7 @@ describe('settings.json', () => {
     expect(new SettingsStore(dir).get()).toEqual(DEFAULT_SETTINGS)
   })
 
-  it('sets a corrupt file aside and works on from the defaults', () => {
+  it('sets a corrupt file aside and works on from the defaults', async () => {
     const dir = temp()
     writeFileSync(join(dir, 'settings.json'), '{"updates": "off", "the')
     const logged: string[] = []
@@ -55,6 +61,7 @@ describe('settings.json', () => {
     expect(logged[0]).toMatch(/is not valid JSON/)
     expect(readFileSync(join(dir, 'settings.json.corrupt'), 'utf8')).toBe('{"updates": "off", "the')
     s.set({ theme: 'dark' })
+    await s.saved()
     expect(new SettingsStore(dir).get()).toEqual({ updates: 'on', theme: 'dark', language: 'system' })
   })
 })
@@ -91,6 +98,21 @@ describe('the settings channels', () => {
     expect(JSON.parse(readFileSync(join(t.userDataDir, 'settings.json'), 'utf8'))).toEqual(after.settings)
     // Signed out or not, settings work (no session needed).
     expect((await t.call('session.get')).status).toBe('signedOut')
+  })
+
+  it('tells the page when settings.json cannot be written; the setting applies for this run', async () => {
+    const t = make()
+    // A folder where the file goes: the rename fails.
+    mkdirSync(join(t.userDataDir, 'settings.json'))
+    const err = await t.fail('settings.set', { theme: 'dark' })
+    expect(err.kind).toBe('internal')
+    expect((await t.call('settings.get')).settings.theme).toBe('dark')
+    rmSync(join(t.userDataDir, 'settings.json'), { recursive: true })
+    await t.call('settings.set', { language: 'de' })
+    expect(JSON.parse(readFileSync(join(t.userDataDir, 'settings.json'), 'utf8'))).toMatchObject({
+      theme: 'dark',
+      language: 'de'
+    })
   })
 
   it('validates settings.set and says which field is wrong', async () => {

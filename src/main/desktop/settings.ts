@@ -1,12 +1,13 @@
 /**
- * The user's settings, one small JSON file in the user-data folder (`settings.json`). Written
- * atomically (a temporary file renamed over the old one); read tolerantly: a field that is
+ * The user's settings, one small JSON file in the user-data folder (`settings.json`). A change
+ * applies at once and is written after, atomically and off main's event loop (../atomicFile;
+ * `saved()` tells when it is in the file). Read tolerantly: a field that is
  * missing or invalid takes its default and the others are kept; a file that is not JSON at all is
  * set aside as `settings.json.corrupt` (so nothing is lost) and the defaults apply.
  */
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { readFileSync, renameSync } from 'node:fs'
 import { join } from 'node:path'
-import { ensurePrivateDir } from '../privateFiles'
+import { AtomicFile } from '../atomicFile'
 import { SETTING_FIELDS, SettingsPatch, type Settings } from '../../shared/settings'
 
 export type { Settings, SettingsPatch }
@@ -36,12 +37,14 @@ export class SettingsStore {
   readonly file: string
   private current: Settings | null = null
   private readonly listeners = new Set<(s: Settings) => void>()
+  private readonly out: AtomicFile
 
   constructor(
-    private readonly dir: string,
+    dir: string,
     private readonly log: (message: string, err?: unknown) => void = () => undefined
   ) {
     this.file = join(dir, SETTINGS_FILE)
+    this.out = new AtomicFile(this.file, () => `${JSON.stringify(this.get(), null, 2)}\n`)
   }
 
   get(): Settings {
@@ -53,8 +56,8 @@ export class SettingsStore {
     const valid = SettingsPatch.parse(patch)
     const given = Object.fromEntries(Object.entries(valid).filter(([, v]) => v !== undefined))
     const next: Settings = { ...this.get(), ...given }
-    this.write(next)
     this.current = next
+    this.out.save()
     for (const l of [...this.listeners]) {
       try {
         l({ ...next })
@@ -63,6 +66,11 @@ export class SettingsStore {
       }
     }
     return { ...next }
+  }
+
+  /** Resolves once every change so far is in the file; rejects when the last write failed. */
+  saved(): Promise<void> {
+    return this.out.saved()
   }
 
   onChange(listener: (s: Settings) => void): () => void {
@@ -88,18 +96,6 @@ export class SettingsStore {
         this.log(`Could not set ${this.file} aside`, err)
       }
       return { ...DEFAULT_SETTINGS }
-    }
-  }
-
-  private write(s: Settings): void {
-    ensurePrivateDir(this.dir)
-    const tmp = `${this.file}.${process.pid}.tmp`
-    try {
-      writeFileSync(tmp, `${JSON.stringify(s, null, 2)}\n`, { encoding: 'utf8', mode: 0o600 })
-      renameSync(tmp, this.file)
-    } catch (e) {
-      rmSync(tmp, { force: true })
-      throw e
     }
   }
 }

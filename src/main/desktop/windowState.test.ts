@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tempDir } from '../../../test/support/tempDirs'
@@ -6,9 +6,9 @@ import {
   loadWindowState,
   parseWindowState,
   placeWindow,
-  saveWindowState,
   WINDOW_SIZES,
   WINDOW_STATE_FILE,
+  WindowStateFile,
   type DisplayInfo,
   type Rect
 } from './windowState'
@@ -25,20 +25,35 @@ const inside = (r: Rect, a: Rect) =>
   r.x >= a.x && r.y >= a.y && r.x + r.width <= a.x + a.width && r.y + r.height <= a.y + a.height
 
 describe('window state file', () => {
-  it('saves atomically and loads back', () => {
+  it('saves atomically and loads back', async () => {
     const d = dir()
     expect(loadWindowState(d)).toBeNull()
-    saveWindowState(d, { x: -2000, y: 40, width: 1400, height: 900, maximized: true })
+    const file = new WindowStateFile(d)
+    file.save({ x: -2000, y: 40, width: 1400, height: 900, maximized: true })
+    await file.saved()
     expect(loadWindowState(d)).toEqual({ x: -2000, y: 40, width: 1400, height: 900, maximized: true })
-    saveWindowState(d, { x: 10, y: 20, width: 1000, height: 700, maximized: false })
+    file.save({ x: 10, y: 20, width: 1000, height: 700, maximized: false })
+    await file.saved()
     expect(loadWindowState(d)).toEqual({ x: 10, y: 20, width: 1000, height: 700, maximized: false })
     // No temporary file left behind.
     expect(readdirSync(d)).toEqual([WINDOW_STATE_FILE])
   })
 
-  it('creates the folder when it is not there yet', () => {
+  it('a save returns before the write; the last of several in a row is the one kept', async () => {
+    const d = dir()
+    const file = new WindowStateFile(d)
+    // A window dragged: a save at each step, faster than files are written.
+    for (let x = 0; x <= 300; x += 10) file.save({ x, y: 20, width: 1000, height: 700, maximized: false })
+    expect(existsSync(join(d, WINDOW_STATE_FILE))).toBe(false)
+    await file.saved()
+    expect(loadWindowState(d)?.x).toBe(300)
+  })
+
+  it('creates the folder when it is not there yet', async () => {
     const d = join(dir(), 'new', 'userData')
-    saveWindowState(d, { x: 0, y: 0, width: 1000, height: 700, maximized: false })
+    const file = new WindowStateFile(d)
+    file.save({ x: 0, y: 0, width: 1000, height: 700, maximized: false })
+    await file.saved()
     expect(loadWindowState(d)?.width).toBe(1000)
   })
 
@@ -65,18 +80,25 @@ describe('window state file', () => {
     expect(loadWindowState(d2)).toBeNull()
   })
 
-  it('a failed save leaves the previous file intact', () => {
+  it('a failed save is told by saved(); the next one writes', async () => {
     const d = dir()
-    saveWindowState(d, { x: 1, y: 2, width: 1000, height: 700, maximized: false })
-    // The temporary file's name taken by a folder: the write fails, the old state stays.
-    mkdirSync(join(d, `${WINDOW_STATE_FILE}.${process.pid}.tmp`))
-    expect(() => saveWindowState(d, { x: 5, y: 5, width: 1100, height: 800, maximized: true })).toThrow()
-    expect(loadWindowState(d)).toEqual({ x: 1, y: 2, width: 1000, height: 700, maximized: false })
+    const file = new WindowStateFile(d)
+    // A folder where the file goes: the rename fails.
+    mkdirSync(join(d, WINDOW_STATE_FILE))
+    file.save({ x: 1, y: 2, width: 1000, height: 700, maximized: false })
+    await expect(file.saved()).rejects.toThrow()
+    expect(readdirSync(d)).toEqual([WINDOW_STATE_FILE])
+    rmSync(join(d, WINDOW_STATE_FILE), { recursive: true })
+    file.save({ x: 5, y: 5, width: 1100, height: 800, maximized: true })
+    await file.saved()
+    expect(loadWindowState(d)).toEqual({ x: 5, y: 5, width: 1100, height: 800, maximized: true })
   })
 
-  it('ignores what is not a state instead of writing it', () => {
+  it('ignores what is not a state instead of writing it', async () => {
     const d = dir()
-    saveWindowState(d, { x: Number.NaN, y: 0, width: 1000, height: 700, maximized: false })
+    const file = new WindowStateFile(d)
+    file.save({ x: Number.NaN, y: 0, width: 1000, height: 700, maximized: false })
+    await file.saved()
     expect(existsSync(join(d, WINDOW_STATE_FILE))).toBe(false)
     expect(parseWindowState({ x: 1.4, y: 2.6, width: 1000.2, height: 700, maximized: 'yes' })).toEqual({
       x: 1,

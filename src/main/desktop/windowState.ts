@@ -1,11 +1,12 @@
 /**
  * The window's size, position and maximised state between runs: kept as JSON in the user-data
- * folder (written atomically; a missing or damaged file means "no saved state"), and put back on a
- * display that is there now (plain Node; the Electron glue is ../electron/windowState.ts).
+ * folder (written atomically and off main's event loop, ../atomicFile; a missing or damaged file
+ * means "no saved state"), and put back on a display that is there now (plain Node; the Electron
+ * glue is ../electron/windowState.ts).
  */
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../privateFiles'
+import { AtomicFile } from '../atomicFile'
 
 export interface Rect {
   x: number
@@ -70,19 +71,28 @@ export function loadWindowState(dir: string): WindowState | null {
   }
 }
 
-/** Writes the state next to a temporary file and renames it over the old one (never half-written). */
-export function saveWindowState(dir: string, state: WindowState): void {
-  const valid = parseWindowState(state)
-  if (!valid) return
-  ensurePrivateDir(dir)
-  const file = join(dir, WINDOW_STATE_FILE)
-  const tmp = `${file}.${process.pid}.tmp`
-  try {
-    writeFileSync(tmp, `${JSON.stringify(valid, null, 2)}\n`, { encoding: 'utf8', mode: PRIVATE_FILE_MODE })
-    renameSync(tmp, file)
-  } catch (e) {
-    rmSync(tmp, { force: true })
-    throw e
+/**
+ * The file the window's place is saved to: `save()` returns at once and the file is written after
+ * (the latest state when saves come faster than writes); `saved()` tells when it is in the file.
+ */
+export class WindowStateFile {
+  private latest: WindowState | null = null
+  private readonly out: AtomicFile
+
+  constructor(dir: string) {
+    this.out = new AtomicFile(join(dir, WINDOW_STATE_FILE), () => `${JSON.stringify(this.latest, null, 2)}\n`)
+  }
+
+  /** What is not a window state (NaN, a size of 0) is ignored, not written. */
+  save(state: WindowState): void {
+    const valid = parseWindowState(state)
+    if (!valid) return
+    this.latest = valid
+    this.out.save()
+  }
+
+  saved(): Promise<void> {
+    return this.out.saved()
   }
 }
 

@@ -32,7 +32,7 @@ import {
 import { registerIpc } from './ipc'
 import { installMenu } from './menu'
 import { keepWindowState, windowPlacement } from './windowState'
-import { WINDOW_SIZES } from '../desktop/windowState'
+import { WINDOW_SIZES, WindowStateFile } from '../desktop/windowState'
 import { captureConsole, createFileLog, registeringSecrets } from '../desktop/log'
 import { watchFailedReplays } from './notifications'
 import { createAppDesktop } from './updates'
@@ -107,9 +107,12 @@ function serveRenderer(rendererDir: string): void {
   })
 }
 
-function createWindow(paths: Pick<AppPaths, 'preload' | 'devTools'>, appUrl: string): BrowserWindow {
-  const userData = app.getPath('userData')
-  const place = windowPlacement(userData)
+function createWindow(
+  paths: Pick<AppPaths, 'preload' | 'devTools'>,
+  appUrl: string,
+  windowFile: WindowStateFile
+): BrowserWindow {
+  const place = windowPlacement(app.getPath('userData'))
   const win = new BrowserWindow({
     ...place.bounds,
     minWidth: WINDOW_SIZES.minWidth,
@@ -129,7 +132,7 @@ function createWindow(paths: Pick<AppPaths, 'preload' | 'devTools'>, appUrl: str
     if (place.maximized) win.maximize()
     win.show()
   })
-  keepWindowState(win, userData)
+  keepWindowState(win, windowFile)
   void win.loadURL(appUrl)
   return win
 }
@@ -145,6 +148,9 @@ export function startApp(paths: AppPaths): void {
   }
   let win: BrowserWindow | null = null
   let core: Core | null = null
+  // One writer for every window the app opens (macOS opens a new one after the last closed).
+  const windowFile = new WindowStateFile(app.getPath('userData'))
+  let windowStateWritten = false
   let unregister: (() => void) | null = null
   let quitting = false
   let stopDesktop: (() => void) | null = null
@@ -160,7 +166,7 @@ export function startApp(paths: AppPaths): void {
     }
   })
   const openWindow = (paths: AppPaths, appUrl: string): BrowserWindow => {
-    const w = createWindow(paths, appUrl)
+    const w = createWindow(paths, appUrl, windowFile)
     guard.reset()
     w.on('close', (e) => {
       if (guard.confirmedAlready() || !core || core.unsavedDrafts() === 0) return
@@ -193,6 +199,18 @@ export function startApp(paths: AppPaths): void {
         .catch((e: unknown) => console.error('[agent-desk] shutdown', e))
         .finally(() => app.quit())
     })
+  })
+  // The last window's place is written as it closes, off the event loop: exit once it is in the file.
+  app.on('will-quit', (event) => {
+    if (windowStateWritten) return
+    event.preventDefault()
+    void windowFile
+      .saved()
+      .catch(() => undefined)
+      .finally(() => {
+        windowStateWritten = true
+        app.quit()
+      })
   })
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit()

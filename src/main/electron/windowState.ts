@@ -1,14 +1,15 @@
 /**
  * Electron adapter for the window state (../desktop/windowState): where the window opens, and
- * saving its place as it moves and resizes (debounced) and when it closes.
+ * saving its place as it moves and resizes (debounced) and when it closes. The file is written off
+ * the event loop; the app waits for that write before it exits (app.ts, `will-quit`).
  */
 import { screen, type BrowserWindow } from 'electron'
 import {
   loadWindowState,
   placeWindow,
-  saveWindowState,
   WINDOW_SIZES,
-  type Placement
+  type Placement,
+  type WindowStateFile
 } from '../desktop/windowState'
 
 const SAVE_AFTER_MS = 500
@@ -19,19 +20,16 @@ export function windowPlacement(userDataDir: string): Placement {
   return placeWindow(loadWindowState(userDataDir), displays, WINDOW_SIZES)
 }
 
-/** Keeps the window's place in `userDataDir` from now on. */
-export function keepWindowState(win: BrowserWindow, userDataDir: string): void {
+/** Keeps the window's place in `file` from now on. */
+export function keepWindowState(win: BrowserWindow, file: WindowStateFile): void {
   let timer: NodeJS.Timeout | null = null
   const save = () => {
     if (timer) clearTimeout(timer)
     timer = null
     if (win.isDestroyed() || win.isMinimized() || win.isFullScreen()) return
-    try {
-      // The normal bounds: a maximised window comes back maximised over the place it had before.
-      saveWindowState(userDataDir, { ...win.getNormalBounds(), maximized: win.isMaximized() })
-    } catch (e) {
-      console.warn('[agent-desk] could not save the window state', e)
-    }
+    // The normal bounds: a maximised window comes back maximised over the place it had before.
+    file.save({ ...win.getNormalBounds(), maximized: win.isMaximized() })
+    file.saved().catch((e: unknown) => console.warn('[agent-desk] could not save the window state', e))
   }
   const later = () => {
     if (timer) clearTimeout(timer)
