@@ -3,6 +3,8 @@
  * operations) and the embedded service: the token never reaches a result, partial answers never
  * blank what is known, a rejected credential ends the session.
  */
+import { existsSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   startOriginLikeServer,
@@ -41,6 +43,38 @@ async function originCore(): Promise<{
   expect(token).toBeTruthy()
   return { t, origin, profileId: profile.id, token: token ?? '' }
 }
+
+describe('ending a session', () => {
+  const storeFiles = (t: TestCore) => {
+    const dir = join(t.userDataDir, 'cache')
+    return existsSync(dir) ? readdirSync(dir).filter((f) => f.includes('.sqlite')) : []
+  }
+
+  it('a sign-out that clears the cache answers once its files are gone; one that keeps it leaves them for the next sign-in', async () => {
+    const { t, profileId } = await originCore()
+    const bot = await t.call('agents.create', {
+      name: 'Bot',
+      type: 'REACT',
+      llm: { provider: 'o', model: 'm' }
+    })
+    await t.call('agents.list')
+    const sign = () =>
+      t.call('session.signIn', {
+        profileId,
+        email: ORIGIN_DEFAULT_USER.email,
+        password: ORIGIN_DEFAULT_USER.password
+      })
+    await t.call('session.signOut', { clearCache: false })
+    // Signed in again at once (the store may still be closing): its list is there.
+    await sign()
+    expect((await t.call('agents.list', { cacheOnly: true })).data.map((a) => a.id)).toContain(bot.data.id)
+    expect(storeFiles(t).some((f) => f.endsWith('.sqlite'))).toBe(true)
+    await t.call('session.signOut', { clearCache: true })
+    expect(storeFiles(t)).toEqual([])
+    await sign()
+    expect((await t.call('agents.list', { cacheOnly: true })).data).toEqual([])
+  })
+})
 
 describe('against an origin-like server', () => {
   it('never puts the session token in a result or an event', async () => {

@@ -2,11 +2,10 @@
  * The session: which profile and user are signed in, the token (kept in the keychain, held in
  * memory here, never handed to the renderer), the API client and the per-profile+user store.
  */
-import { mkdirSync, rmSync } from 'node:fs'
-import { dirname } from 'node:path'
 import { authHeaderStoreFor, capabilityStoreFor } from './api/capabilities'
 import { clientOn, createApiClient, type ApiClient, type ApiClientOptions } from './api/client'
 import { openOfflineStore, offlineStorePath } from './offline'
+import { StoreClosings } from './storeClosings'
 import { AppError } from '../shared/errors'
 import type { Connectivity, Profile, SessionState, SessionUser } from '../shared/ipc'
 import type { EventBus } from './events'
@@ -59,11 +58,14 @@ export class SessionManager {
   private lastProfileId: string | null = null
   private endedReason: string | undefined
   private initialized: Promise<void> | null = null
+  /** The stores of ended sessions, closing off main. */
+  private readonly closings: StoreClosings
 
   private readonly tokens: TokenVault
 
   constructor(private readonly deps: SessionDeps) {
     this.tokens = new TokenVault(deps.keychain, deps.log)
+    this.closings = new StoreClosings(deps.log, (file) => this.active?.storeFile === file)
   }
 
   // ------------------------------------------------------------------------------------------
@@ -290,7 +292,6 @@ export class SessionManager {
 
   private open(profile: Profile, user: StoredUser, token: string | null): void {
     const file = offlineStorePath(this.deps.userDataDir, profile.id, user.storeKey)
-    mkdirSync(dirname(file), { recursive: true })
     const store = openOfflineStore(file)
     this.generation += 1
     const s = new ActiveSession(this.generation, profile, user, token, store, file)
@@ -300,25 +301,19 @@ export class SessionManager {
     this.deps.events.emit('session.opened', s)
   }
 
-  private retire(s: ActiveSession, clearCache: boolean): void {
+  /** Ends `s`; its store closes once no call holds it (returned: that close, and the clear asked). */
+  private retire(s: ActiveSession, clearCache: boolean): Promise<void> | undefined {
     s.retired = true
     s.clearOnClose = s.clearOnClose || clearCache
     if (this.active === s) {
       this.active = null
       this.deps.events.emit('session.closed', undefined)
     }
-    if (s.refs === 0) this.closeStore(s)
+    return s.refs === 0 ? this.closeStore(s) : undefined
   }
 
-  private closeStore(s: ActiveSession): void {
-    try {
-      s.store.close()
-    } catch (e) {
-      this.deps.log('Could not close the local store', e)
-    }
-    if (s.clearOnClose) {
-      for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(s.storeFile + suffix, { force: true })
-    }
+  private closeStore(s: ActiveSession): Promise<void> {
+    return this.closings.close(s.store, s.storeFile, () => s.clearOnClose)
   }
 
   async signOut(clearCache: boolean): Promise<SessionState> {
@@ -333,8 +328,10 @@ export class SessionManager {
     await this.tokens.remove(s.profile.id)
     this.deps.profiles.setUser(s.profile.id, null)
     this.endedReason = undefined
-    this.retire(s, clearCache)
+    const closed = this.retire(s, clearCache)
     this.deps.onChange(this.state())
+    // "Clear the cache" is done when the answer comes: the files are gone (or the error tells why not).
+    if (clearCache) await closed
     if (token && baseUrl) {
       await signOutOnServer({
         profiles: this.deps.profiles,
@@ -394,7 +391,8 @@ export class SessionManager {
     if (s) {
       s.retired = true
       this.active = null
-      this.closeStore(s)
+      void this.closeStore(s)
     }
+    await this.closings.all()
   }
 }

@@ -3,8 +3,10 @@
  * catalogue, meta), the outbox of changes waiting for the server and the drafts. One SQLite file each.
  */
 import { createHash } from 'node:crypto'
+import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { SqliteCacheStore } from './cache'
+import { closeOnThread } from './closeThread'
 import { type Db, openOrRebuild } from './db'
 import { SqliteOutboxStore } from './outbox'
 import { SqliteDraftStore } from './drafts'
@@ -37,6 +39,22 @@ class SqliteOfflineStore implements OfflineStore {
     if (this.closed) return
     this.closed = true
     this.cache.release()
+    this.checkpointAndClose()
+  }
+
+  async closeOffMain(): Promise<void> {
+    if (this.closed) return
+    this.closed = true
+    this.cache.release()
+    if (this.memory) return this.checkpointAndClose()
+    await closeOnThread(
+      this.file,
+      () => this.db.close(),
+      () => this.checkpointAndClose()
+    )
+  }
+
+  private checkpointAndClose(): void {
     try {
       // Fold the write-ahead log into the main file: the next (cold) open reads one compact file.
       this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
@@ -89,6 +107,11 @@ export function safeSegment(id: string): string {
   }
   if (changed) out += `~${createHash('sha256').update(id).digest('hex').slice(0, 10)}`
   return out
+}
+
+/** Deletes a closed store's files (its log and shared memory too), off the event loop. */
+export async function removeStoreFiles(file: string): Promise<void> {
+  await Promise.all(['', '-wal', '-shm', '-journal'].map((suffix) => rm(file + suffix, { force: true })))
 }
 
 /** `${userDataDir}/cache/${safe(profileId)}--${safe(userId)}.sqlite` */

@@ -207,7 +207,13 @@ export interface OfflineStore {
   outbox: OutboxStore
   drafts: DraftStore
   file: string
+  /** Closes on main: the log folded back into the file, synced (tests, tools). */
   close(): void
+  /**
+   * Closes with main's connection only; a thread folds the log back into the file and syncs it
+   * (closeThread.ts). Resolves once the file is closed everywhere.
+   */
+  closeOffMain(): Promise<void>
   /** True if the file was corrupt / of another schema version and was moved aside and rebuilt at open. */
   rebuilt: boolean
   /** True if not even a fresh file could be created: the store lives in memory for this run. */

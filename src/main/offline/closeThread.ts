@@ -1,0 +1,94 @@
+/**
+ * A store's last checkpoint and close, on a thread: main makes no sync to disk when a session ends.
+ *
+ * Closing a store folds its write-ahead log back into the file (`PRAGMA wal_checkpoint(TRUNCATE)`:
+ * the file synced, the log cut to nothing), so the next open reads one compact file. On main that
+ * waits for the disk: a sync each, 40–130 ms when another program keeps it busy (checkpoints.ts).
+ * Here a worker thread opens a connection of its own first; main then closes its connection, which
+ * (not the last one open) neither checkpoints nor deletes the log; the thread checkpoints, closes,
+ * and is the last: SQLite's own checkpoint at that close finds nothing left, and the log is removed
+ * there. Where the thread cannot open the file, main closes as before.
+ */
+import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { Worker } from 'node:worker_threads'
+import { BUSY_TIMEOUT_MS } from './db'
+
+const DRIVER = createRequire(import.meta.url).resolve('libsql')
+
+/** Opens, says 'open', waits for main's word (its connection closed), checkpoints and closes. */
+const THREAD = `
+const { parentPort, workerData } = require('node:worker_threads')
+const fs = require('node:fs')
+if (!fs.existsSync(workerData.file)) throw new Error('there is no database at ' + workerData.file)
+// Housekeeping: where the system lets a thread have its own priority (Linux), it yields to main.
+try {
+  const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop())
+  if (tid > 0) require('node:os').setPriority(tid, 10)
+} catch {}
+const Database = require(workerData.driver)
+const db = new Database(workerData.file)
+db.exec('PRAGMA busy_timeout = ' + workerData.busyMs)
+parentPort.once('message', () => {
+  try {
+    db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
+  } catch {
+    // a damaged file still closes; the next open rebuilds it
+  }
+  db.close()
+  parentPort.close()
+})
+parentPort.postMessage('open')
+`
+
+/**
+ * Closes the store of `file`: `closeMain` (main's connections closed, no checkpoint) once the
+ * thread holds the file open, then the thread's checkpoint and close. Where the thread fails
+ * before that, `closeHere` (main's checkpoint and close, as before). Resolves once the file is
+ * closed everywhere (then it may be deleted, on Windows too); never rejects for the checkpoint.
+ */
+export function closeOnThread(file: string, closeMain: () => void, closeHere: () => void): Promise<void> {
+  if (!existsSync(file)) {
+    closeHere()
+    return Promise.resolve()
+  }
+  return new Promise<void>((resolve, reject) => {
+    let mainClosed = false
+    let failure: unknown = null
+    let worker: Worker
+    try {
+      worker = new Worker(THREAD, {
+        eval: true,
+        workerData: { driver: DRIVER, file, busyMs: BUSY_TIMEOUT_MS }
+      })
+    } catch {
+      closeHere()
+      resolve()
+      return
+    }
+    const ended = () => {
+      if (!mainClosed) {
+        // The thread never held the file: main closes it as before.
+        mainClosed = true
+        try {
+          closeHere()
+        } catch (e) {
+          failure = e
+        }
+      }
+      if (failure) reject(failure)
+      else resolve()
+    }
+    worker.once('message', () => {
+      try {
+        closeMain()
+      } catch (e) {
+        failure = e
+      }
+      mainClosed = true
+      worker.postMessage('close')
+    })
+    worker.once('error', ended)
+    worker.once('exit', ended)
+  })
+}
