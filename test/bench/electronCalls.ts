@@ -15,6 +15,11 @@ export type Call = <T>(channel: string, input: unknown) => Promise<T>
 
 export interface PageCalls {
   call: Call
+  /**
+   * A full collection of the page thread's heap (untimed, between runs, as collect.ts does on
+   * main): a run does not pay for collecting the list the run before left on the page.
+   */
+  collect(): Promise<void>
   /** Ends the page's thread. */
   close(): Promise<void>
 }
@@ -45,8 +50,16 @@ export function electronCalls(core: Pick<Core, 'invoke'>): PageCalls {
       worker.ref() // a call waiting for its answer keeps the process alive (nothing else may)
       send({ kind: 'call', id, channel, input })
     })
+  const collect = () =>
+    new Promise<void>((resolve) => {
+      const id = ++seq
+      results.set(id, () => resolve())
+      worker.ref()
+      send({ kind: 'gc', id })
+    })
   return {
     call,
+    collect,
     close: async () => {
       await worker.terminate()
     }

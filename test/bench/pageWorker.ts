@@ -7,10 +7,13 @@
  */
 import { parentPort } from 'node:worker_threads'
 import { buildDeskApi, CHANNELS, EVENT_NAMES } from '../../src/shared/ipc'
+import { gcBetweenRuns } from './collect'
 
 export type ToPage =
   | { kind: 'call'; id: number; channel: string; input: unknown }
   | { kind: 'reply'; id: number; reply: unknown }
+  /** A full collection of the page's heap between runs (collect.ts), answered with an empty result. */
+  | { kind: 'gc'; id: number }
 export type FromPage =
   | { kind: 'invoke'; id: number; channel: string; input: unknown }
   | { kind: 'result'; id: number; ok: true; value: unknown }
@@ -39,7 +42,13 @@ function small(value: unknown): unknown {
   return Array.isArray(data) ? { ...(value as object), data: { length: data.length } } : value
 }
 
+const gc = gcBetweenRuns()
+
 port.on('message', (m: ToPage) => {
+  if (m.kind === 'gc') {
+    gc()
+    return post({ kind: 'result', id: m.id, ok: true, value: null })
+  }
   if (m.kind === 'reply') {
     waiting.get(m.id)?.(m.reply)
     waiting.delete(m.id)
