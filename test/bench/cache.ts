@@ -10,7 +10,7 @@
  * parsed on main, at once, and nothing sent.) Reports the
  * median of 7 runs (full GC between runs, untimed, of main's heap and, since 2026-11-30, the page
  * thread's: the list a run left there was collected in the next one, 1.21–1.53× against
- * 1.17–1.32× in six runs of each at 1,000 agents) beside its floor, measured interleaved in the
+ * 1.17–1.32× in five runs of each at 1,000 agents) beside its floor, measured interleaved in the
  * same run: a new connection, one raw SELECT of the same rows and a JSON.parse of each (goal:
  * ≤ 1.2× the floor). Also the longest block of main's event loop while the page gets the list
  * (`cache.agents.cold.block`, goal ≤ 50 ms), the list as main read and sent it before (getList), the first open of the process,
