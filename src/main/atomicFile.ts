@@ -7,8 +7,8 @@
  *
  * `save()` asks for the text as it is now to reach the file: writes run one at a time, and the
  * saves made while one runs are written together in the next (the text is taken as that write
- * starts; saves made in one turn of the event loop go in one write). `saved()` tells when every save made so far is in the file, or why the last write
- * failed.
+ * starts; saves made in one turn of the event loop go in one write). `saved()` tells when every
+ * save made so far is in the file, or why the last write failed.
  */
 import { randomUUID } from 'node:crypto'
 import { rename, rm, writeFile } from 'node:fs/promises'
