@@ -19,8 +19,8 @@
  * lock as they begin (db.ts' writeTransaction), so the thread's one-page write never fails theirs.
  */
 import { statSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
+import { dbThread } from './dbThread'
 
 /** Main's connection checkpoints in the commit that takes the log past this many pages (db.ts). */
 export const WAL_AUTOCHECKPOINT = 250
@@ -38,31 +38,18 @@ export const WAL_CAP_BYTES = 4 * 1024 * 1024
 /** How long the thread waits for main's connection to let go of the write lock (it holds it for a step). */
 const THREAD_BUSY_MS = 1000
 
-const DRIVER = createRequire(import.meta.url).resolve('libsql')
-
 /**
- * One connection; per message one checkpoint, then with `restart` a new log where the checkpoint
- * copied all of it; 'close' closes it (the thread then ends). Answers what the checkpoint gave
- * ([busy, frames in the log, frames copied]) and whether it started the log afresh.
+ * After dbThread's start: per message one checkpoint, then with `restart` a new log where the
+ * checkpoint copied all of it; 'close' closes it (the thread then ends). Answers what the
+ * checkpoint gave ([busy, frames in the log, frames copied]) and whether it started the log afresh.
+ * Main's connection holds the write lock for a step at most (its transactions take it as they
+ * begin): the thread waits THREAD_BUSY_MS for it.
  */
 const THREAD = `
-const { parentPort, workerData } = require('node:worker_threads')
-const fs = require('node:fs')
-if (!fs.existsSync(workerData.file)) throw new Error('there is no database at ' + workerData.file)
-const Database = require(workerData.driver)
-// Housekeeping: where the system lets a thread have its own priority (Linux), this one yields the
-// CPU to main and the service's thread (on two cores it took main's turn: blocks of 94 ms, 64 of it waiting).
-try {
-  const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop())
-  if (tid > 0) require('node:os').setPriority(tid, 10)
-} catch {}
-const db = new Database(workerData.file)
 // Its commit (the new log's first page) does not sync the page; the new log's header is synced
 // (SQLite does so in every mode but OFF), and the file is cut back to what the log then holds.
 db.exec('PRAGMA synchronous = NORMAL')
 db.exec('PRAGMA journal_size_limit = 0')
-// Main's connection holds the write lock for a step at most (its transactions take it as they begin).
-db.exec('PRAGMA busy_timeout = ' + workerData.busyMs)
 const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)').raw(true)
 const version = db.prepare('PRAGMA user_version').raw(true)
 /**
@@ -214,10 +201,7 @@ export class WriteCheckpoints {
   }
 
   private start(): void {
-    const worker = new Worker(THREAD, {
-      eval: true,
-      workerData: { driver: DRIVER, file: this.file, busyMs: THREAD_BUSY_MS }
-    })
+    const worker = dbThread(THREAD, this.file, THREAD_BUSY_MS)
     this.exited = new Promise((resolve) => worker.once('exit', () => resolve()))
     worker.on('error', () => this.fail())
     this.worker = worker

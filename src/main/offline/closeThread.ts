@@ -10,25 +10,12 @@
  * there. Where the thread cannot open the file, main closes as before.
  */
 import { existsSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
 import { BUSY_TIMEOUT_MS } from './db'
+import { dbThread } from './dbThread'
 
-const DRIVER = createRequire(import.meta.url).resolve('libsql')
-
-/** Opens, says 'open', waits for main's word (its connection closed), checkpoints and closes. */
+/** After dbThread's start: says 'open', waits for main's word (its connection closed), then closes. */
 const THREAD = `
-const { parentPort, workerData } = require('node:worker_threads')
-const fs = require('node:fs')
-if (!fs.existsSync(workerData.file)) throw new Error('there is no database at ' + workerData.file)
-// Housekeeping: where the system lets a thread have its own priority (Linux), it yields to main.
-try {
-  const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop())
-  if (tid > 0) require('node:os').setPriority(tid, 10)
-} catch {}
-const Database = require(workerData.driver)
-const db = new Database(workerData.file)
-db.exec('PRAGMA busy_timeout = ' + workerData.busyMs)
 parentPort.once('message', () => {
   try {
     db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
@@ -57,10 +44,7 @@ export function closeOnThread(file: string, closeMain: () => void, closeHere: ()
     let failure: unknown = null
     let worker: Worker
     try {
-      worker = new Worker(THREAD, {
-        eval: true,
-        workerData: { driver: DRIVER, file, busyMs: BUSY_TIMEOUT_MS }
-      })
+      worker = dbThread(THREAD, file, BUSY_TIMEOUT_MS)
     } catch {
       closeHere()
       resolve()
