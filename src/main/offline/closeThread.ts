@@ -14,7 +14,7 @@ import type { Worker } from 'node:worker_threads'
 import { BUSY_TIMEOUT_MS } from './db'
 import { dbThread } from './dbThread'
 
-/** After dbThread's start: says 'open', waits for main's word (its connection closed), then closes. */
+/** After dbThread's start: 'open', then at main's word (its connection closed) a checkpoint and the close. */
 const THREAD = `
 parentPort.once('message', () => {
   try {
