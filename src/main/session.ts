@@ -330,8 +330,6 @@ export class SessionManager {
     this.endedReason = undefined
     const closed = this.retire(s, clearCache)
     this.deps.onChange(this.state())
-    // "Clear the cache" is done when the answer comes: the files are gone (or the error tells why not).
-    if (clearCache) await closed
     if (token && baseUrl) {
       await signOutOnServer({
         profiles: this.deps.profiles,
@@ -343,6 +341,8 @@ export class SessionManager {
         log: this.deps.log
       })
     }
+    // "Clear the cache" is done when the answer comes: the files are gone (or the error tells why not).
+    if (clearCache) await closed
     return this.state()
   }
 

@@ -1,9 +1,9 @@
 /**
  * The user's settings, one small JSON file in the user-data folder (`settings.json`). A change
  * applies at once and is written after, atomically and off main's event loop (../atomicFile;
- * `saved()` tells when it is in the file). Read tolerantly: a field that is
- * missing or invalid takes its default and the others are kept; a file that is not JSON at all is
- * set aside as `settings.json.corrupt` (so nothing is lost) and the defaults apply.
+ * `saved()` tells when it is in the file). Read tolerantly: a field that is missing or invalid
+ * takes its default and the others are kept; a file that is not JSON at all is set aside as
+ * `settings.json.corrupt` (so nothing is lost) and the defaults apply.
  */
 import { readFileSync, renameSync } from 'node:fs'
 import { join } from 'node:path'
