@@ -9,6 +9,8 @@ import { chmod, mkdir } from 'node:fs/promises'
 
 export const PRIVATE_DIR_MODE = 0o700
 export const PRIVATE_FILE_MODE = 0o600
+/** A SQLite database's files: itself and its companions (write-ahead log, shared memory, journal). */
+export const SQLITE_FILE_SUFFIXES = ['', '-wal', '-shm', '-journal'] as const
 
 const posix = process.platform !== 'win32'
 
@@ -40,7 +42,7 @@ export async function ensurePrivateDirAsync(dir: string): Promise<void> {
  */
 export function preparePrivateDb(file: string): void {
   if (!existsSync(file)) closeSync(openSync(file, 'a', PRIVATE_FILE_MODE))
-  for (const suffix of ['', '-wal', '-shm', '-journal']) {
+  for (const suffix of SQLITE_FILE_SUFFIXES) {
     if (existsSync(file + suffix)) tighten(file + suffix, PRIVATE_FILE_MODE)
   }
 }

@@ -5,7 +5,7 @@
 import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import Database from 'libsql'
-import { ensurePrivateDir, preparePrivateDb, PRIVATE_FILE_MODE } from '../privateFiles'
+import { ensurePrivateDir, preparePrivateDb, PRIVATE_FILE_MODE, SQLITE_FILE_SUFFIXES } from '../privateFiles'
 import { WAL_AUTOCHECKPOINT, WAL_CAP_BYTES } from './checkpoints'
 
 export type Db = InstanceType<typeof Database>
@@ -308,7 +308,7 @@ export function salvageOutbox(file: string): SalvagedEntry[] {
 export function moveAside(file: string): string {
   const ts = new Date().toISOString().replace(/[:.]/g, '-')
   const target = `${file}.corrupt-${ts}`
-  for (const suffix of ['', '-wal', '-shm', '-journal']) {
+  for (const suffix of SQLITE_FILE_SUFFIXES) {
     const from = file + suffix
     if (!existsSync(from)) continue
     try {

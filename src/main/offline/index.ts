@@ -7,6 +7,7 @@ import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { SqliteCacheStore } from './cache'
 import { closeOnThread } from './closeThread'
+import { SQLITE_FILE_SUFFIXES } from '../privateFiles'
 import { type Db, openOrRebuild } from './db'
 import { SqliteOutboxStore } from './outbox'
 import { SqliteDraftStore } from './drafts'
@@ -111,7 +112,7 @@ export function safeSegment(id: string): string {
 
 /** Deletes a closed store's files (its log and shared memory too), off the event loop. */
 export async function removeStoreFiles(file: string): Promise<void> {
-  await Promise.all(['', '-wal', '-shm', '-journal'].map((suffix) => rm(file + suffix, { force: true })))
+  await Promise.all(SQLITE_FILE_SUFFIXES.map((suffix) => rm(file + suffix, { force: true })))
 }
 
 /** `${userDataDir}/cache/${safe(profileId)}--${safe(userId)}.sqlite` */
