@@ -218,10 +218,11 @@ export class WriteCheckpoints {
       const done = (a: Answer | null) => {
         worker.off('message', done)
         worker.off('exit', gone)
-        if (a?.ok && this.work) {
+        if (!a?.ok) this.fail()
+        else if (this.work) {
           this.work.checkpoints++
           if (a.restarted) this.work.restarts++
-        } else if (!a?.ok) this.fail()
+        }
         resolve()
       }
       const gone = () => done(null)

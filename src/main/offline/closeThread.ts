@@ -9,7 +9,6 @@
  * and is the last: SQLite's own checkpoint at that close finds nothing left, and the log is removed
  * there. Where the thread cannot open the file, main closes as before.
  */
-import { existsSync } from 'node:fs'
 import type { Worker } from 'node:worker_threads'
 import { BUSY_TIMEOUT_MS } from './db'
 import { dbThread } from './dbThread'
@@ -31,14 +30,11 @@ parentPort.postMessage('open')
 /**
  * Closes the store of `file`: `closeMain` (main's connections closed, no checkpoint) once the
  * thread holds the file open, then the thread's checkpoint and close. Where the thread fails
- * before that, `closeHere` (main's checkpoint and close, as before). Resolves once the file is
- * closed everywhere (then it may be deleted, on Windows too); never rejects for the checkpoint.
+ * before that (no file there: dbThread's start ends it), `closeHere` (main's checkpoint and
+ * close, as before). Resolves once the file is closed everywhere (then it may be deleted, on
+ * Windows too); never rejects for the checkpoint.
  */
 export function closeOnThread(file: string, closeMain: () => void, closeHere: () => void): Promise<void> {
-  if (!existsSync(file)) {
-    closeHere()
-    return Promise.resolve()
-  }
   return new Promise<void>((resolve, reject) => {
     let mainClosed = false
     let failure: unknown = null
