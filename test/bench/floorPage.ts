@@ -1,6 +1,6 @@
 /**
- * The renderer benchmark's floor: `floor/` built with Vite (the app's Vue, naive-ui and virtual
- * list, nothing else) and served from memory on 127.0.0.1 the way the harness serves the app
+ * The renderer benchmark's floor: `floor/` built with Vite (the app's Vue, naive-ui, virtual list
+ * and name order, nothing else) and served from memory on 127.0.0.1 the way the harness serves the app
  * (hashed assets immutable, the page revalidated), with the items embedded in the page as JSON.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { dirname, extname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'vite'
+import vue from '@vitejs/plugin-vue'
 
 export interface FloorData {
   mode: 'start' | 'list'
@@ -41,6 +42,8 @@ export async function startFloorPage(): Promise<FloorPage> {
     base: './',
     logLevel: 'warn',
     configFile: false,
+    // The app's virtual list is a single-file component (VirtualRows.vue).
+    plugins: [vue()],
     build: { outDir: dir, emptyOutDir: true, minify: true, modulePreload: { polyfill: false } }
   })
   const files = new Map<string, Buffer>()

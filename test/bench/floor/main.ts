@@ -1,6 +1,7 @@
 /**
  * The floor page of the renderer benchmark: the least a page built with the app's own Vue,
- * naive-ui and virtual list must do to show the same rows. It reads the items from JSON the bench
+ * naive-ui and virtual list (VirtualRows) must do to show the same rows in the same order (the
+ * app's name order, nameOrder.ts). It reads the items from JSON the bench
  * server embeds in the page (`<script id="floor-data">`), and either paints them at once (start
  * floor: the app paints its cached list at start) or mounts an empty list first and sets the data
  * after the first frame, noting when (`__bench.listResolved`, as the bench notes the app's list
