@@ -46,6 +46,10 @@ describe('VirtualRows', () => {
     // The end: no row past the last.
     await scroll(10_000 * SIZE)
     expect(shown().at(-1)).toBe('Agent 9999')
+    // Filtered to 50 while scrolled there: the end of the 50 (the browser's scroll is at their end).
+    await w.setProps({ items: items(50) })
+    expect(shown().at(-1)).toBe('Agent 49')
+    expect(shown()).toHaveLength(3 + inView)
   })
 
   it('follows its items: a shorter list shows its rows, an empty one none', async () => {
