@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest'
 import { mount, type VueWrapper } from '@vue/test-utils'
-import { nextTick } from 'vue'
+import { h, nextTick } from 'vue'
 import VirtualRows from './VirtualRows.vue'
 
 const SIZE = 44
@@ -61,28 +61,58 @@ describe('VirtualRows', () => {
     expect((w.find('.virtual-rows__all').element as HTMLElement).style.height).toBe('0px')
   })
 
+  it('renders again only when the rows shown change, not at every scroll event', async () => {
+    let rendered = 0
+    const w = mount(VirtualRows, {
+      props: { items: items(1000), itemSize: SIZE },
+      slots: {
+        default: ({ item }: { item: { id: string } }) => {
+          rendered++
+          return h('span', { class: 'name' }, item.id)
+        }
+      },
+      attachTo: document.body
+    })
+    wrappers.push(w)
+    const box = w.element as HTMLElement
+    const scroll = async (top: number) => {
+      box.scrollTop = top
+      box.dispatchEvent(new Event('scroll'))
+      await nextTick()
+    }
+    await scroll(100 * SIZE)
+    const after = rendered
+    // Neither edge of the view past a row's: the same rows, nothing rendered.
+    await scroll(100 * SIZE + 5)
+    await scroll(100 * SIZE + 10)
+    expect(rendered).toBe(after)
+    // A row further: rendered again, one row more at the top.
+    await scroll(101 * SIZE)
+    expect(rendered).toBeGreaterThan(after)
+    expect(w.find('.name').text()).toBe('a98')
+  })
+
   it('brings a row into view scrolling as little as it takes', async () => {
     const { w, box, shown } = mountRows(items(1000))
     // happy-dom lays nothing out: the view is given its height.
     Object.defineProperty(box, 'clientHeight', { configurable: true, value: 10 * SIZE })
-    const scrollTo = (to: { key: string } | { index: number }) =>
-      (w.vm as unknown as { scrollTo(to: { key: string } | { index: number }): void }).scrollTo(to)
+    const scrollTo = (to: { key: string }) =>
+      (w.vm as unknown as { scrollTo(to: { key: string }): void }).scrollTo(to)
     // Below the view: shown at its bottom.
     scrollTo({ key: 'a100' })
     await nextTick()
     expect(box.scrollTop).toBe(101 * SIZE - 10 * SIZE)
     expect(shown()).toContain('Agent 100')
     // In view: no scroll.
-    scrollTo({ index: 95 })
+    scrollTo({ key: 'a95' })
     expect(box.scrollTop).toBe(91 * SIZE)
     // Above: shown at its top.
     scrollTo({ key: 'a40' })
     await nextTick()
     expect(box.scrollTop).toBe(40 * SIZE)
     expect(shown()).toContain('Agent 40')
-    // An id not in the list, or an index past it: nothing.
+    // An id not in the list: nothing.
     scrollTo({ key: 'nobody' })
-    scrollTo({ index: 1000 })
     expect(box.scrollTop).toBe(40 * SIZE)
   })
 })
