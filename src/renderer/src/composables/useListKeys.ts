@@ -24,8 +24,8 @@ export interface ListKeysOptions<T extends { id: string }> {
   selectedId: () => string | null
   open: (item: T) => void
   close: () => void
-  /** Brings a row into view (a virtual list renders only what is visible). */
-  scrollTo?: (id: string) => void
+  /** Brings the row at this index of `items` into view (a virtual list renders only what is visible). */
+  scrollTo?: (index: number) => void
 }
 
 export function useListKeys<T extends { id: string }>(o: ListKeysOptions<T>) {
@@ -34,12 +34,11 @@ export function useListKeys<T extends { id: string }>(o: ListKeysOptions<T>) {
       const list = o.items()
       if (!list.length) return
       const at = list.findIndex((x) => x.id === o.selectedId())
-      const next =
-        at < 0
-          ? list[delta > 0 ? 0 : list.length - 1]
-          : list[Math.min(list.length - 1, Math.max(0, at + delta))]
+      const to =
+        at < 0 ? (delta > 0 ? 0 : list.length - 1) : Math.min(list.length - 1, Math.max(0, at + delta))
+      const next = list[to]
       if (!next || next.id === o.selectedId()) return
-      o.scrollTo?.(next.id)
+      o.scrollTo?.(to)
       o.open(next)
     },
     openActive() {

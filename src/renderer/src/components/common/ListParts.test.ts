@@ -123,4 +123,25 @@ describe('KeyboardList', () => {
     expect(w.emitted('open')).toEqual([[items[0]!.item]])
     w.unmount()
   })
+
+  it('brings the row ↓ opens into view: the one at the next place', async () => {
+    const items = Array.from({ length: 200 }, (_, i) => ({
+      id: `a${i}`,
+      item: { id: `a${i}`, name: `Agent ${i}` }
+    }))
+    const w = mount(KeyboardList, {
+      props: { items, itemSize: 44, label: 'Agents', testid: 'agent-list', selectedId: 'a150' },
+      slots: { default: '<div class="row">{{ params.item.name }}</div>' },
+      attachTo: document.body
+    })
+    await flushPromises()
+    const box = w.find('.virtual-rows').element as HTMLElement
+    // happy-dom lays nothing out: the view is given its height.
+    Object.defineProperty(box, 'clientHeight', { configurable: true, value: 10 * 44 })
+    activeList.value?.move(1)
+    expect(w.emitted('open')).toEqual([[items[151]!.item]])
+    // Row 151 at the bottom of the view.
+    expect(box.scrollTop).toBe(152 * 44 - 10 * 44)
+    w.unmount()
+  })
 })

@@ -96,23 +96,23 @@ describe('VirtualRows', () => {
     const { w, box, shown } = mountRows(items(1000))
     // happy-dom lays nothing out: the view is given its height.
     Object.defineProperty(box, 'clientHeight', { configurable: true, value: 10 * SIZE })
-    const scrollTo = (to: { key: string }) =>
-      (w.vm as unknown as { scrollTo(to: { key: string }): void }).scrollTo(to)
+    const scrollTo = (to: { index: number }) =>
+      (w.vm as unknown as { scrollTo(to: { index: number }): void }).scrollTo(to)
     // Below the view: shown at its bottom.
-    scrollTo({ key: 'a100' })
+    scrollTo({ index: 100 })
     await nextTick()
     expect(box.scrollTop).toBe(101 * SIZE - 10 * SIZE)
     expect(shown()).toContain('Agent 100')
     // In view: no scroll.
-    scrollTo({ key: 'a95' })
+    scrollTo({ index: 95 })
     expect(box.scrollTop).toBe(91 * SIZE)
     // Above: shown at its top.
-    scrollTo({ key: 'a40' })
+    scrollTo({ index: 40 })
     await nextTick()
     expect(box.scrollTop).toBe(40 * SIZE)
     expect(shown()).toContain('Agent 40')
-    // An id not in the list: nothing.
-    scrollTo({ key: 'nobody' })
+    // An index past the list: nothing.
+    scrollTo({ index: 1000 })
     expect(box.scrollTop).toBe(40 * SIZE)
   })
 })
