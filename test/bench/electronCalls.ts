@@ -16,6 +16,13 @@ export type Call = <T>(channel: string, input: unknown) => Promise<T>
 export interface PageCalls {
   call: Call
   /**
+   * A call and its time as the page took it: from the page's call of the window API to its answer
+   * there, as a page in Electron would time it. Timed on main, a call would also hold the two
+   * messages that start it on the page's thread and bring its result back, which are the bench's
+   * and not the app's (each a wake of a sleeping thread: 0.1–2 ms on the bench machine).
+   */
+  timed<T>(channel: string, input: unknown): Promise<{ value: T; ms: number }>
+  /**
    * A full collection of the page thread's heap (untimed, between runs, as collect.ts does on
    * main): a run does not pay for collecting the list the run before left on the page.
    */
@@ -43,13 +50,17 @@ export function electronCalls(core: Pick<Core, 'invoke'>): PageCalls {
     void core.invoke(m.channel, m.input).then((reply) => send({ kind: 'reply', id: m.id, reply }))
   })
   worker.unref()
-  const call = <T>(channel: string, input: unknown): Promise<T> =>
-    new Promise<T>((resolve, reject) => {
+  const timed = <T>(channel: string, input: unknown): Promise<{ value: T; ms: number }> =>
+    new Promise((resolve, reject) => {
       const id = ++seq
-      results.set(id, (m) => (m.ok ? resolve(m.value as T) : reject(new Error(`${channel}: ${m.message}`))))
+      results.set(id, (m) =>
+        m.ok ? resolve({ value: m.value as T, ms: m.ms }) : reject(new Error(`${channel}: ${m.message}`))
+      )
       worker.ref() // a call waiting for its answer keeps the process alive (nothing else may)
       send({ kind: 'call', id, channel, input })
     })
+  const call = async <T>(channel: string, input: unknown): Promise<T> =>
+    (await timed<T>(channel, input)).value
   const collect = () =>
     new Promise<void>((resolve) => {
       const id = ++seq
@@ -59,6 +70,7 @@ export function electronCalls(core: Pick<Core, 'invoke'>): PageCalls {
     })
   return {
     call,
+    timed,
     collect,
     close: async () => {
       await worker.terminate()

@@ -8,7 +8,9 @@
  *   and apart (`main.agents.list.ipc`) the same as the page gets it in Electron (electronCalls.ts:
  *   the page on a thread of its own, each reply serialised on main and read there, a long list in
  *   pieces, src/main/answerPieces.ts, parsed there when it comes as text); since 2026-11-27 15:10
- *   UTC (before, the page's side ran on main's thread, and its work counted as main's);
+ *   UTC (before, the page's side ran on main's thread, and its work counted as main's); timed by
+ *   the page from its call to its answer since 2026-11-30 18:00 UTC (PageCalls.timed: before, on
+ *   main, with the bench's two messages that start the call on the page's thread and end it);
  *   the list does not change between the runs, so from the second run on the cache takes the same
  *   answer as stored (api/answerDigest.ts), from the third on it answers what it answered last
  *   (offline/answers.ts, within 16 MB of texts), and the first run's full compare is reported apart;
@@ -43,7 +45,7 @@ import { openOfflineStore } from '../../src/main/offline/index'
 import type { AnswerPiece } from '../../src/shared/ipc'
 import { type Blocked, blockNote, longestBlock, worse } from './blocks'
 import { gcBetweenRuns } from './collect'
-import { electronCalls, type Call } from './electronCalls'
+import { electronCalls, type Call, type PageCalls } from './electronCalls'
 import {
   closeSeedConnections,
   LINK_BYTES_PER_SECOND,
@@ -76,6 +78,8 @@ async function time<T>(fn: () => Promise<T> | T): Promise<[number, T]> {
 interface BenchCore {
   /** As the page calls in Electron (electronCalls.ts): replies serialised, a long list in pieces. */
   call: Call
+  /** The same, with the call's time as the page took it (PageCalls.timed). */
+  timed: PageCalls['timed']
   /** `core.invoke` itself, a long list's pieces taken from main (a list that came as text or in pieces answers no `data`). */
   direct: Call
   keychain: Keychain
@@ -103,6 +107,7 @@ function benchCore(
   const page = electronCalls(core)
   return {
     call: page.call,
+    timed: page.timed,
     direct: async <T>(channel: string, input: unknown): Promise<T> => {
       const first = await core.invoke(channel, input)
       if (!first.ok) throw new Error(`${channel}: ${first.error.message}`)
@@ -144,7 +149,7 @@ interface ListFigures {
 async function measureList(
   serviceUrl: string,
   profileId: string,
-  { call, direct }: Pick<BenchCore, 'call' | 'direct'>,
+  { call, timed, direct }: Pick<BenchCore, 'call' | 'timed' | 'direct'>,
   count: number,
   runs: number
 ): Promise<ListFigures & { seed: SeedResult }> {
@@ -183,9 +188,10 @@ async function measureList(
     rawTimes.push((await time(raw))[0])
     const [ms, source] = await time(async () => (await viaInvoke()).source)
     coreTimes.push(ms)
-    // Timed inside longestBlock: its ticks before and after are not the list's time.
-    const [blocked, [ipcMs, ipcSource]] = await longestBlock(() => time(async () => (await viaCore()).source))
-    ipcTimes.push(ipcMs)
+    // Timed by the page (PageCalls.timed), from its call to its answer.
+    const [blocked, listed] = await longestBlock(() => timed<{ source: string }>('agents.list', {}))
+    const ipcSource = listed.value.source
+    ipcTimes.push(listed.ms)
     block = worse(block, blocked)
     if (source !== 'network' || ipcSource !== 'network')
       throw new Error('agents.list did not come from the network')
@@ -326,10 +332,10 @@ export async function runMainBench(options: MainBenchOptions = {}): Promise<Benc
   const count = options.agents ?? 10_000
   const runs = options.runs ?? 7
   const service = await startBenchService()
-  const { call, direct, dispose } = benchCore('main')
+  const { call, timed, direct, dispose } = benchCore('main')
   try {
     const profile = await call<{ id: string }>('profiles.save', { name: 'Bench', baseUrl: service.url })
-    const m = await measureList(service.url, profile.id, { call, direct }, count, runs)
+    const m = await measureList(service.url, profile.id, { call, timed, direct }, count, runs)
     const seed = m.seed
     const cacheOnly: number[] = []
     for (let r = 0; r < runs; r++)
@@ -450,7 +456,7 @@ export async function runMainBench(options: MainBenchOptions = {}): Promise<Benc
     // against 32–38 ms before they existed and 26 ms once they came after it again.
     const local = await measureLocalBlock(count, Math.min(runs, 3))
     const listed = (url: string) =>
-      measureUnpaged(url, { call, direct }, seed, Math.min(runs, 5), gcBetweenRuns())
+      measureUnpaged(url, { call, timed, direct }, seed, Math.min(runs, 5), gcBetweenRuns())
     const unpaged = await listed(service.unpagedUrl)
     // The same from a remote server: its answer over a link (seed.ts' LINK_BYTES_PER_SECOND).
     const link = await listed(service.linkUrl)
@@ -473,7 +479,7 @@ export async function runMainBench(options: MainBenchOptions = {}): Promise<Benc
       const s =
         n === count
           ? m
-          : await measureList(service.url, profile.id, { call, direct }, n, n >= 100_000 ? 3 : runs)
+          : await measureList(service.url, profile.id, { call, timed, direct }, n, n >= 100_000 ? 3 : runs)
       rows.push(
         {
           id: `scale.main.agents.list.${n}`,
@@ -499,7 +505,7 @@ export async function runMainBench(options: MainBenchOptions = {}): Promise<Benc
           ? unpaged
           : await measureUnpaged(
               service.unpagedUrl,
-              { call, direct },
+              { call, timed, direct },
               s.seed,
               n >= 100_000 ? 2 : 3,
               gcBetweenRuns()

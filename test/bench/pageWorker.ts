@@ -16,7 +16,8 @@ export type ToPage =
   | { kind: 'gc'; id: number }
 export type FromPage =
   | { kind: 'invoke'; id: number; channel: string; input: unknown }
-  | { kind: 'result'; id: number; ok: true; value: unknown }
+  /** `ms`: the call as the page timed it, from its call of the window API to its answer. */
+  | { kind: 'result'; id: number; ok: true; value: unknown; ms: number }
   | { kind: 'result'; id: number; ok: false; message: string }
 
 const port = parentPort
@@ -47,7 +48,7 @@ const gc = gcBetweenRuns()
 port.on('message', (m: ToPage) => {
   if (m.kind === 'gc') {
     gc()
-    return post({ kind: 'result', id: m.id, ok: true, value: null })
+    return post({ kind: 'result', id: m.id, ok: true, value: null, ms: 0 })
   }
   if (m.kind === 'reply') {
     waiting.get(m.id)?.(m.reply)
@@ -57,8 +58,9 @@ port.on('message', (m: ToPage) => {
   const [ns = '', op = ''] = m.channel.split('.')
   const fn = api[ns]?.[op]
   if (!fn) return post({ kind: 'result', id: m.id, ok: false, message: `no channel ${m.channel}` })
+  const t0 = performance.now()
   fn(m.input).then(
-    (value) => post({ kind: 'result', id: m.id, ok: true, value: small(value) }),
+    (value) => post({ kind: 'result', id: m.id, ok: true, value: small(value), ms: performance.now() - t0 }),
     (e: Error) => post({ kind: 'result', id: m.id, ok: false, message: e.message })
   )
 })
