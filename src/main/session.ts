@@ -276,6 +276,8 @@ export class SessionManager {
     // A sign-in the user cancelled does not begin a session, even if its answer came in time.
     throwIfCancelled()
     await this.tokens.save(profile.id, token)
+    // A sign-out that cleared this store may be deleting its files now: opened once they are gone.
+    await this.closings.removal(offlineStorePath(this.deps.userDataDir, profile.id, user.storeKey))
     const previous = this.active
     if (previous) {
       if (previous.profile.id !== profile.id) {

@@ -3,11 +3,9 @@
  * catalogue, meta), the outbox of changes waiting for the server and the drafts. One SQLite file each.
  */
 import { createHash } from 'node:crypto'
-import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { SqliteCacheStore } from './cache'
 import { closeOnThread } from './closeThread'
-import { SQLITE_FILE_SUFFIXES } from '../privateFiles'
 import { type Db, openOrRebuild } from './db'
 import { SqliteOutboxStore } from './outbox'
 import { SqliteDraftStore } from './drafts'
@@ -16,6 +14,7 @@ import type { OutboxEntry } from '../../shared/ipc'
 import type { OfflineStore, OutboxStore } from './types'
 
 export { replayOutbox, toErrorData, type ReplayResult } from './replay'
+export { removeStoreFiles } from './storeFiles'
 export { SCHEMA_VERSION } from './db'
 export * from './types'
 
@@ -110,10 +109,6 @@ export function safeSegment(id: string): string {
   return out
 }
 
-/** Deletes a closed store's files (its log and shared memory too), off the event loop. */
-export async function removeStoreFiles(file: string): Promise<void> {
-  await Promise.all(SQLITE_FILE_SUFFIXES.map((suffix) => rm(file + suffix, { force: true })))
-}
 
 /** `${userDataDir}/cache/${safe(profileId)}--${safe(userId)}.sqlite` */
 export function offlineStorePath(userDataDir: string, profileId: string, userId: string): string {
