@@ -5,9 +5,10 @@
  * the file synced, the log cut to nothing), so the next open reads one compact file. On main that
  * waits for the disk: a sync each, 40–130 ms when another program keeps it busy (checkpoints.ts).
  * Here a worker thread opens a connection of its own first; main then closes its connection, which
- * (not the last one open) neither checkpoints nor deletes the log; the thread checkpoints, closes,
- * and is the last: SQLite's own checkpoint at that close finds nothing left, and the log is removed
- * there. Where the thread cannot open the file, main closes as before.
+ * (not the last one open) neither checkpoints nor deletes the log; the thread checkpoints and
+ * closes. Where the thread cannot open the file, main closes as before. (The driver closes main's
+ * connection only once the collector has taken its statements, storeFiles.ts: the last close,
+ * which removes the emptied log, is then that one, later, and has nothing left to copy.)
  */
 import type { Worker } from 'node:worker_threads'
 import { BUSY_TIMEOUT_MS } from './db'
