@@ -109,7 +109,6 @@ export function safeSegment(id: string): string {
   return out
 }
 
-
 /** `${userDataDir}/cache/${safe(profileId)}--${safe(userId)}.sqlite` */
 export function offlineStorePath(userDataDir: string, profileId: string, userId: string): string {
   return join(userDataDir, 'cache', `${safeSegment(profileId)}--${safeSegment(userId)}.sqlite`)
