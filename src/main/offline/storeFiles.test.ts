@@ -35,6 +35,10 @@ function onlyConnection(file: string): boolean {
   }
 }
 
+// Windows deletes no open file, and the driver holds a closed store's files until the collector
+// takes its statements: there the files are deleted as before, once let go (storeFiles.ts).
+const deletesOpenFiles = process.platform !== 'win32'
+
 describe('removeStoreFiles', () => {
   it('the driver keeps a closed connection open while a statement it prepared is alive', () => {
     // Why storeFiles.ts cuts the files first (tursodatabase/libsql-js#228): when this fails, the
@@ -48,25 +52,28 @@ describe('removeStoreFiles', () => {
     expect(onlyConnection(file)).toBe(false)
   })
 
-  it('leaves a closed store nothing to free at its late close: its file and log cut to nothing, then deleted', async () => {
-    const store = t.open()
-    store.cache.putList('agents', '', agents(3000), new Date().toISOString())
-    const listed = await store.cache.listText('agents', '')
-    expect(listed && (await listValues(listed.value)).length).toBe(3000)
-    await store.closeOffMain()
-    // The file as the store's connections still hold it (until the collector takes their statements).
-    const held = openSync(t.file, 'r')
-    try {
-      expect(fstatSync(held).size).toBeGreaterThan(1_000_000)
-      await removeStoreFiles(t.file)
-      for (const suffix of ['', '-wal', '-shm', '-journal']) expect(existsSync(t.file + suffix)).toBe(false)
-      if (process.platform !== 'win32') expect(fstatSync(held).size).toBe(0)
-    } finally {
-      closeSync(held)
+  it.runIf(deletesOpenFiles)(
+    'leaves a closed store nothing to free at its late close: its file and log cut to nothing, then deleted',
+    async () => {
+      const store = t.open()
+      store.cache.putList('agents', '', agents(3000), new Date().toISOString())
+      const listed = await store.cache.listText('agents', '')
+      expect(listed && (await listValues(listed.value)).length).toBe(3000)
+      await store.closeOffMain()
+      // The file as the store's connections still hold it (until the collector takes their statements).
+      const held = openSync(t.file, 'r')
+      try {
+        expect(fstatSync(held).size).toBeGreaterThan(1_000_000)
+        await removeStoreFiles(t.file)
+        for (const suffix of ['', '-wal', '-shm', '-journal']) expect(existsSync(t.file + suffix)).toBe(false)
+        expect(fstatSync(held).size).toBe(0)
+      } finally {
+        closeSync(held)
+      }
     }
-  })
+  )
 
-  it('deletes what is there when the log or the file is already gone', async () => {
+  it.runIf(deletesOpenFiles)('deletes what is there when the log or the file is already gone', async () => {
     const store = t.open()
     store.cache.putList('agents', '', agents(10), new Date().toISOString())
     await store.closeOffMain()
