@@ -94,8 +94,8 @@ function floorRead(file: string, count: number): void {
  * preload parses as they come; the rows are read at the page's pace (a piece past the piece it
  * asked for). Timed by the page, from its call to its answer (PageCalls.timed; until 2026-11-30
  * 18:00 UTC timed on main, with the bench's two messages that start the call on the page's thread
- * and bring its result back); main's own part (open to the last piece sent) is reported apart. With `getList`, the list as main read and sent it until
- * 2026-11-29.
+ * and bring its result back); main's own part (open to the last piece sent) is reported apart.
+ * With `getList`, the list as main read and sent it until 2026-11-29.
  */
 function appPage(file: string, how: 'text' | 'getList' = 'text') {
   const owner = {}
