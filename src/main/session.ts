@@ -4,7 +4,7 @@
  */
 import { authHeaderStoreFor, capabilityStoreFor } from './api/capabilities'
 import { clientOn, createApiClient, type ApiClient, type ApiClientOptions } from './api/client'
-import { openOfflineStore, offlineStorePath } from './offline'
+import { openOfflineStoreLettingGo, offlineStorePath } from './offline'
 import { StoreClosings } from './storeClosings'
 import { AppError } from '../shared/errors'
 import type { Connectivity, Profile, SessionState, SessionUser } from '../shared/ipc'
@@ -95,7 +95,7 @@ export class SessionManager {
     const token = await this.tokens.read(id)
     // The Local workspace needs no stored secret: a fresh token is issued when its service starts.
     if (!token && profile.kind !== 'local') return
-    this.open(profile, user, token)
+    await this.open(profile, user, token)
   }
 
   current(): ActiveSession | null {
@@ -288,13 +288,13 @@ export class SessionManager {
     }
     this.deps.profiles.setActive(profile.id, user)
     this.endedReason = undefined
-    this.open(profile, user, token)
+    await this.open(profile, user, token)
     this.deps.onChange(this.state())
   }
 
-  private open(profile: Profile, user: StoredUser, token: string | null): void {
+  private async open(profile: Profile, user: StoredUser, token: string | null): Promise<void> {
     const file = offlineStorePath(this.deps.userDataDir, profile.id, user.storeKey)
-    const store = openOfflineStore(file)
+    const store = await openOfflineStoreLettingGo(file)
     this.generation += 1
     const s = new ActiveSession(this.generation, profile, user, token, store, file)
     s.tokenOrigin = user.origin ?? (profile.kind === 'remote' ? originOf(profile.baseUrl) : null)

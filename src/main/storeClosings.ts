@@ -1,9 +1,10 @@
 /**
  * The stores of ended sessions, closing off main (offline/closeThread.ts). A close waits for any
  * close of the same file before it; a store whose cache is to be cleared has its files deleted
- * once closed everywhere (Windows deletes no open file), unless a session has opened the same
- * file again meanwhile; a session that opens a file while its files are being deleted waits for
- * that (`removal`: storeFiles.ts cuts them to nothing first). The app's end waits for them all.
+ * once closed everywhere, unless a session has opened the same file again meanwhile; a session
+ * that opens a file while its files are being deleted waits for that (`removal`: storeFiles.ts
+ * cuts them to nothing first, or on Windows, which deletes no open file, has the driver let go of
+ * them). The app's end waits for them all.
  */
 import { type OfflineStore, removeStoreFiles } from './offline'
 

@@ -39,7 +39,7 @@ export const LIST_ROWS_WITH_IDS_SQL = `${LIST_MEMBERS} AND l.id >= ? AND l.id < 
  * the few it reads with, not all 22 (~1 ms of each cold open).
  */
 export function cacheStatements(db: Db) {
-  return preparedOnUse({
+  return preparedOnUse(db, {
     itemJson: () => db.prepare('SELECT json, synced_at FROM items WHERE resource = ? AND id = ?').raw(true),
     // Changes when another connection commits to the file (not for this one's own commits).
     dataVersion: () => db.prepare('PRAGMA data_version').raw(true),

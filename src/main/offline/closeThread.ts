@@ -32,8 +32,8 @@ parentPort.postMessage('open')
  * Closes the store of `file`: `closeMain` (main's connections closed, no checkpoint) once the
  * thread holds the file open, then the thread's checkpoint and close. Where the thread fails
  * before that (no file there: dbThread's start ends it), `closeHere` (main's checkpoint and
- * close, as before). Resolves once the file is closed everywhere (then it may be deleted, on
- * Windows too); never rejects for the checkpoint.
+ * close, as before). Resolves once every connection is closed (main's, as far as the driver
+ * lets it: storeFiles.ts); never rejects for the checkpoint.
  */
 export function closeOnThread(file: string, closeMain: () => void, closeHere: () => void): Promise<void> {
   return new Promise<void>((resolve, reject) => {

@@ -1,28 +1,36 @@
 /**
- * The per profile+user SQLite file: schema, pragmas, and the "never fatal" open that moves a
- * corrupt or foreign-version file aside and starts afresh (salvaging queued edits when it can).
+ * The per profile+user SQLite file: schema, pragmas, the checked open, and the statements prepared
+ * on a connection (let go when it closes). A file that fails its checks is rebuilt (rebuild.ts).
  */
-import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { writeFileSync } from 'node:fs'
 import Database from 'libsql'
-import { ensurePrivateDir, preparePrivateDb, PRIVATE_FILE_MODE, SQLITE_FILE_SUFFIXES } from '../privateFiles'
+import { preparePrivateDb, PRIVATE_FILE_MODE } from '../privateFiles'
 import { WAL_AUTOCHECKPOINT, WAL_CAP_BYTES } from './checkpoints'
 
 export type Db = InstanceType<typeof Database>
 
+/** The forgetting of each statement set `preparedOnUse` made on a connection (`closeDb`). */
+const statementSets = new WeakMap<Db, Array<() => void>>()
+
 /**
  * An object each of whose values its maker makes when it is first read, then keeps: statements
- * prepared on first use, so that opening a file prepares none it does not run (a store opened to
- * read one list runs a few of its 30).
+ * prepared on `db` on first use, so that opening a file prepares none it does not run (a store
+ * opened to read one list runs a few of its 30). `closeDb` lets them all go.
  */
 export function preparedOnUse<M extends Record<string, () => unknown>>(
+  db: Db,
   makers: M
 ): { readonly [K in keyof M]: ReturnType<M[K]> } {
   const out = {}
+  const forgets: Array<() => void> = []
   for (const key of Object.keys(makers)) {
     const make = makers[key] as () => unknown
     let value: unknown
     let made = false
+    forgets.push(() => {
+      value = undefined
+      made = false
+    })
     Object.defineProperty(out, key, {
       enumerable: true,
       get: () => {
@@ -34,7 +42,26 @@ export function preparedOnUse<M extends Record<string, () => unknown>>(
       }
     })
   }
+  const sets = statementSets.get(db)
+  if (sets) sets.push(...forgets)
+  else statementSets.set(db, forgets)
   return out as { readonly [K in keyof M]: ReturnType<M[K]> }
+}
+
+/**
+ * Closes `db` and lets go of every statement `preparedOnUse` made on it. The driver (libsql 0.5)
+ * closes a connection's file only once the collector has taken every statement prepared on it
+ * (storeFiles.ts): kept by a store that is itself still referenced (a close under way, a session
+ * being retired), they would hold the file open past any collection, and Windows deletes no open
+ * file. A statement read after this is prepared again, and fails: the connection is closed.
+ */
+export function closeDb(db: Db): void {
+  try {
+    db.close()
+  } finally {
+    for (const forget of statementSets.get(db) ?? []) forget()
+    statementSets.delete(db)
+  }
 }
 
 /** Bumped on any incompatible schema change; a file with another version is moved aside and rebuilt. */
@@ -236,89 +263,10 @@ function linkMembers(db: Db): void {
   }
 }
 
-function columnsOf(db: Db, table: string): Set<string> {
+export function columnsOf(db: Db, table: string): Set<string> {
   return new Set(
     (db.prepare(`PRAGMA table_info(${table})`).raw(true).all() as unknown[][]).map((r) => String(r[1]))
   )
-}
-
-export interface SalvagedEntry {
-  id: string
-  channel: string
-  label: string
-  input: string | null
-  created_at: string
-  status: string
-  error: string | null
-  attempts: number
-  temp_id: string | null
-  extra: string | null
-}
-
-/**
- * Best effort: queued edits of a file we are about to move aside (older/newer schema with a
- * compatible outbox table, or a file that is only partly damaged). Never throws.
- */
-export function salvageOutbox(file: string): SalvagedEntry[] {
-  if (!existsSync(file)) return []
-  let db: Db | null = null
-  try {
-    db = new Database(file, { readonly: true })
-    const cols = columnsOf(db, 'outbox')
-    for (const c of ['id', 'channel', 'label', 'input', 'created_at']) if (!cols.has(c)) return []
-    const opt = (c: string, fallback: string) => (cols.has(c) ? c : `${fallback} AS ${c}`)
-    const rows = db
-      .prepare(
-        `SELECT id, channel, label, input, created_at, ${opt('status', "'pending'")}, ${opt('error', 'NULL')},
-                ${opt('attempts', '0')}, ${opt('temp_id', 'NULL')}, ${opt('extra', 'NULL')} FROM outbox ORDER BY ${cols.has('seq') ? 'seq' : 'rowid'}`
-      )
-      .raw(true)
-      .all() as unknown[][]
-    const out: SalvagedEntry[] = []
-    for (const r of rows) {
-      const [id, channel, label, input, createdAt, status, error, attempts, tempId, extra] = r
-      if (typeof id !== 'string' || typeof channel !== 'string' || typeof label !== 'string') continue
-      out.push({
-        id,
-        channel,
-        label,
-        input: typeof input === 'string' ? input : null,
-        created_at: typeof createdAt === 'string' ? createdAt : new Date().toISOString(),
-        // An entry that may already be on the server stays so (never silently sent again).
-        status: status === 'failed' || status === 'uncertain' || status === 'conflict' ? status : 'pending',
-        error: typeof error === 'string' ? error : null,
-        attempts: Number(attempts) || 0,
-        temp_id: typeof tempId === 'string' ? tempId : null,
-        extra: typeof extra === 'string' ? extra : null
-      })
-    }
-    return out
-  } catch {
-    return []
-  } finally {
-    try {
-      db?.close()
-    } catch {
-      // ignore
-    }
-  }
-}
-
-/** Renames the file (and its -wal/-shm companions) to `*.corrupt-<ts>`; deletes them if renaming fails. */
-export function moveAside(file: string): string {
-  const ts = new Date().toISOString().replace(/[:.]/g, '-')
-  const target = `${file}.corrupt-${ts}`
-  for (const suffix of SQLITE_FILE_SUFFIXES) {
-    const from = file + suffix
-    if (!existsSync(from)) continue
-    try {
-      renameSync(from, target + suffix)
-    } catch {
-      rmSync(from, { force: true })
-    }
-  }
-  rmSync(rebuildMarker(file), { force: true })
-  return target
 }
 
 export function markForRebuild(file: string): void {
@@ -332,57 +280,4 @@ export function markForRebuild(file: string): void {
 export function isCorruption(e: unknown): boolean {
   const code = typeof e === 'object' && e !== null && 'code' in e ? String((e as { code: unknown }).code) : ''
   return code.startsWith('SQLITE_CORRUPT') || code.startsWith('SQLITE_NOTADB')
-}
-
-export interface OpenResult {
-  db: Db
-  rebuilt: boolean
-  /** True when even a fresh file could not be created and the store lives in memory for this run. */
-  memory: boolean
-}
-
-/** Opens the file, rebuilding it if needed. Never throws for a bad file. */
-export function openOrRebuild(file: string): OpenResult {
-  ensurePrivateDir(dirname(file))
-  let forced = existsSync(rebuildMarker(file))
-  if (!forced) {
-    try {
-      return { db: openChecked(file), rebuilt: false, memory: false }
-    } catch {
-      forced = true
-    }
-  }
-  const salvaged = salvageOutbox(file)
-  moveAside(file)
-  let db: Db
-  let memory = false
-  try {
-    db = openChecked(file)
-  } catch {
-    db = openChecked(':memory:')
-    memory = true
-  }
-  if (salvaged.length > 0) {
-    const insert = db.prepare(
-      `INSERT OR IGNORE INTO outbox (id, channel, label, input, created_at, status, error, attempts, temp_id, extra)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-    )
-    writeTransaction(db, () => {
-      for (const s of salvaged) {
-        insert.run(
-          s.id,
-          s.channel,
-          s.label,
-          s.input,
-          s.created_at,
-          s.status,
-          s.error,
-          s.attempts,
-          s.temp_id,
-          s.extra
-        )
-      }
-    })
-  }
-  return { db, rebuilt: true, memory }
 }

@@ -6,7 +6,9 @@ import { createHash } from 'node:crypto'
 import { join } from 'node:path'
 import { SqliteCacheStore } from './cache'
 import { closeOnThread } from './closeThread'
-import { type Db, openOrRebuild } from './db'
+import { closeDb, type Db } from './db'
+import { type OpenResult, openOrRebuild, openOrRebuildLettingGo } from './rebuild'
+import { releaseClosedFiles } from './storeFiles'
 import { SqliteOutboxStore } from './outbox'
 import { SqliteDraftStore } from './drafts'
 
@@ -49,7 +51,7 @@ class SqliteOfflineStore implements OfflineStore {
     if (this.memory) return this.checkpointAndClose()
     await closeOnThread(
       this.file,
-      () => this.db.close(),
+      () => closeDb(this.db),
       () => this.checkpointAndClose()
     )
   }
@@ -61,7 +63,7 @@ class SqliteOfflineStore implements OfflineStore {
     } catch {
       // a damaged file still closes
     }
-    this.db.close()
+    closeDb(this.db)
   }
 }
 
@@ -71,7 +73,26 @@ class SqliteOfflineStore implements OfflineStore {
  * when readable); never fatal.
  */
 export function openOfflineStore(file: string): OfflineStore {
-  const { db, rebuilt, memory } = openOrRebuild(file)
+  return storeOf(file, openOrRebuild(file))
+}
+
+/**
+ * As `openOfflineStore`, for a session: on Windows, which renames no open file, a damaged file is
+ * moved aside once the driver has let go of it (storeFiles.ts, `releaseClosedFiles`), where
+ * `openOfflineStore` would leave it for the next start and keep this run's store in memory.
+ * `platform`: whose way, this machine's unless a test says otherwise.
+ */
+export async function openOfflineStoreLettingGo(
+  file: string,
+  platform = process.platform
+): Promise<OfflineStore> {
+  return storeOf(
+    file,
+    platform === 'win32' ? await openOrRebuildLettingGo(file, releaseClosedFiles) : openOrRebuild(file)
+  )
+}
+
+function storeOf(file: string, { db, rebuilt, memory }: OpenResult): OfflineStore {
   return new SqliteOfflineStore(db, file, rebuilt, memory)
 }
 

@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type TempStores, tempStores } from '../../../test/support/offlineStores'
-import { openOrRebuild } from './db'
+import { openOrRebuild } from './rebuild'
 import { SqliteCacheStore } from './cache'
 import { jsonStep } from './listRead'
 import { ComingListText, listValues } from './listText'

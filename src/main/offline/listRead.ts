@@ -28,7 +28,7 @@
 import Database from 'libsql'
 import { answerGone } from '../answerPieces'
 import { LIST_HEAD_SQL, MEMBER_ROW } from './cacheStatements'
-import { BUSY_TIMEOUT_MS, type Db, isCorruption, markForRebuild, preparedOnUse } from './db'
+import { BUSY_TIMEOUT_MS, closeDb, type Db, isCorruption, markForRebuild, preparedOnUse } from './db'
 import { isJsonBytes, type JsonBytes } from './jsonBytes'
 import { ComingListText } from './listText'
 import type { Cached, ListReadOptions, Resource } from './types'
@@ -62,7 +62,7 @@ const PASSED = 'ORDER BY position LIMIT 1 OFFSET ?'
 
 /** A reader's statements, prepared on first use (a list of 1,000 runs four of them). */
 function statements(db: Db) {
-  return preparedOnUse({
+  return preparedOnUse(db, {
     head: () => db.prepare(LIST_HEAD_SQL).raw(true),
     first: () => db.prepare(`${ROWS} ORDER BY l.position LIMIT ?`).raw(true),
     after: () => db.prepare(`${ROWS} AND l.position > ? ORDER BY l.position LIMIT ?`).raw(true),
@@ -153,7 +153,7 @@ export class ListReader {
   close(): void {
     this.closed = true
     this.reset()
-    for (const { db } of [...this.idle.splice(0), ...this.busy]) if (db.open) db.close()
+    for (const { db } of [...this.idle.splice(0), ...this.busy]) if (db.open) closeDb(db)
   }
 
   /** Members of the list counted a step at a time; null when the snapshot was lost meanwhile. */
@@ -240,6 +240,6 @@ export class ListReader {
     if (!c.db.open) return
     if (current() && c.db.inTransaction) c.db.exec('COMMIT')
     if (!this.closed && this.idle.length < IDLE_KEPT) this.idle.push(c)
-    else c.db.close()
+    else closeDb(c.db)
   }
 }

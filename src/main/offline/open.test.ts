@@ -1,6 +1,7 @@
 import {
   closeSync,
   existsSync,
+  mkdirSync,
   openSync,
   readFileSync,
   readdirSync,
@@ -14,7 +15,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { maskToken } from '../../shared/apiToken'
 import { cacheStatements } from './cacheStatements'
 import { openChecked } from './db'
-import { SCHEMA_VERSION, offlineStorePath, safeSegment } from './index'
+import { openOrRebuild } from './rebuild'
+import { SCHEMA_VERSION, offlineStorePath, openOfflineStoreLettingGo, safeSegment } from './index'
+import { heldPaths } from '../../../test/support/heldFiles'
 import { type TempStores, tempStores } from '../../../test/support/offlineStores'
 
 let t: TempStores
@@ -24,6 +27,17 @@ beforeEach(() => {
 afterEach(() => t.cleanup())
 
 const asideFiles = (file: string) => readdirSync(dirname(file)).filter((f) => f.includes('.corrupt-'))
+
+/** A cache file of a newer schema version holding one queued edit (ob-1). */
+function newerVersionFile(file: string): void {
+  mkdirSync(dirname(file), { recursive: true })
+  const old = new Database(file)
+  old.exec(`CREATE TABLE outbox (seq INTEGER PRIMARY KEY, id TEXT, channel TEXT, label TEXT, input TEXT, created_at TEXT);
+    INSERT INTO outbox (id, channel, label, input, created_at)
+      VALUES ('ob-1', 'documents.rename', 'Rename', '{"id":"d1"}', '2024-01-01T00:00:00.000Z');
+    PRAGMA user_version = ${SCHEMA_VERSION + 1};`)
+  old.close()
+}
 
 describe('openOfflineStore', () => {
   it('creates folders and a fresh file', () => {
@@ -69,6 +83,39 @@ describe('openOfflineStore', () => {
       expect(asideFiles(file).length).toBeGreaterThan(0)
     }
   })
+
+  it('a damaged file that cannot be moved aside is kept, queued edits and all, for the next open; this run works in memory', () => {
+    newerVersionFile(t.file)
+    // As Windows answers for a file a connection still holds (SQLite shares none for deletion).
+    const busy = () => {
+      throw Object.assign(new Error('EBUSY: resource busy or locked'), { code: 'EBUSY' })
+    }
+    const held = openOrRebuild(t.file, { rename: busy, remove: busy })
+    expect(held.memory).toBe(true)
+    // Not copied here: sent now, they would be sent again from the file after its rebuild.
+    expect(held.db.prepare('SELECT count(*) FROM outbox').raw(true).get()).toEqual([0])
+    held.db.close()
+    expect(asideFiles(t.file)).toEqual([])
+    const s = t.open()
+    expect(s.rebuilt).toBe(true)
+    expect(s.memory).toBe(false)
+    expect(s.outbox.list()).toMatchObject([{ id: 'ob-1', status: 'pending' }])
+    expect(asideFiles(t.file).length).toBeGreaterThan(0)
+  })
+
+  it.runIf(process.platform === 'linux')(
+    "Windows's way: a damaged file is moved aside once the driver has let go of it",
+    async () => {
+      newerVersionFile(t.file)
+      const s = await openOfflineStoreLettingGo(t.file, 'win32')
+      expect(s.rebuilt).toBe(true)
+      expect(s.memory).toBe(false)
+      expect(s.outbox.list()).toMatchObject([{ id: 'ob-1', status: 'pending' }])
+      // What read the damaged file held it, and a file moved aside while open is still held under its new name.
+      expect(heldPaths().filter((p) => p.includes('.corrupt-'))).toEqual([])
+      s.close()
+    }
+  )
 
   it('corruption found after open is a cache miss, never a crash, and the next open rebuilds', async () => {
     const a = t.open()

@@ -59,7 +59,7 @@ export class SqliteOutboxStore implements OutboxStore {
 
   constructor(private readonly db: Db) {
     // Prepared on first use: a store opened to read a list runs none of them.
-    this.s = preparedOnUse({
+    this.s = preparedOnUse(db, {
       insert: () =>
         db.prepare(
           `INSERT INTO outbox (id, channel, label, input, created_at, status, error, attempts, temp_id, extra)

@@ -1,15 +1,17 @@
 /**
  * A closed store's files deleted (storeFiles.ts): the driver keeps a closed connection's files open
  * until the collector takes its statements, so what that late close would free is freed here, off
- * main. Real SQLite files.
+ * main; on Windows, which deletes no open file, the closed store's statements are let go and
+ * collected first. Real SQLite files.
  */
 import { closeSync, existsSync, fstatSync, openSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'libsql'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { heldPaths } from '../../../test/support/heldFiles'
 import { type TempStores, tempStores } from '../../../test/support/offlineStores'
 import { listValues } from './listText'
-import { removeStoreFiles } from './storeFiles'
+import { releaseClosedFiles, removeStoreFiles } from './storeFiles'
 
 let t: TempStores
 beforeEach(() => {
@@ -35,9 +37,21 @@ function onlyConnection(file: string): boolean {
   }
 }
 
-// Windows deletes no open file, and the driver holds a closed store's files until the collector
-// takes its statements: there the files are deleted as before, once let go (storeFiles.ts).
+// Windows deletes no open file: there the files are let go first, then deleted (storeFiles.ts).
 const deletesOpenFiles = process.platform !== 'win32'
+
+/** A store that has prepared statements on its connection and its readers', then closed. */
+async function usedAndClosed() {
+  const store = t.open()
+  store.cache.putList('agents', '', agents(300), new Date().toISOString())
+  const listed = await store.cache.listText('agents', '')
+  expect(listed && (await listValues(listed.value)).length).toBe(300)
+  expect(store.cache.getList('agents', '')?.value).toHaveLength(300)
+  store.drafts.save('agents:new', { name: 'draft' })
+  expect(store.outbox.list()).toEqual([])
+  await store.closeOffMain()
+  return store
+}
 
 describe('removeStoreFiles', () => {
   it('the driver keeps a closed connection open while a statement it prepared is alive', () => {
@@ -51,6 +65,27 @@ describe('removeStoreFiles', () => {
     db.close()
     expect(onlyConnection(file)).toBe(false)
   })
+
+  it('a closed store lets go of its files at the next collection, though the store itself is still held', async () => {
+    // What Windows needs before it can delete them. Without closeDb's letting go, the store's
+    // statements (held as long as the store is) keep its connection open.
+    const store = await usedAndClosed()
+    await releaseClosedFiles()
+    expect(onlyConnection(t.file)).toBe(true)
+    expect(store.file).toBe(t.file)
+  })
+
+  it.runIf(process.platform === 'linux')(
+    "Windows's way: the closed store's files let go before they are deleted, none left open",
+    async () => {
+      const store = await usedAndClosed()
+      expect(heldPaths().filter((p) => p.startsWith(t.file))).not.toEqual([])
+      await removeStoreFiles(t.file, 'win32')
+      for (const suffix of ['', '-wal', '-shm', '-journal']) expect(existsSync(t.file + suffix)).toBe(false)
+      expect(heldPaths().filter((p) => p.startsWith(t.file))).toEqual([])
+      expect(store.file).toBe(t.file)
+    }
+  )
 
   it.runIf(deletesOpenFiles)(
     'leaves a closed store nothing to free at its late close: its file and log cut to nothing, then deleted',

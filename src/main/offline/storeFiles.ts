@@ -12,15 +12,59 @@
  * shared memory: SQLite has it mapped, and a mapped file cut short faults whoever reads it. Safe
  * for SQLite: a closing connection whose file was moved or deleted neither checkpoints nor deletes
  * the log (pager.c, `databaseIsUnmoved`), and one that finds the log empty has nothing to copy.
- * Not on Windows, which deletes no open file whatever its size: there the files are deleted once
- * closed, as before.
+ * Windows deletes no open file whatever its size: there the closed store's statements, let go at
+ * its close (db.ts, `closeDb`), are collected first, now, so that the driver closes its files, and
+ * the files are deleted then.
  */
 import { rm, truncate } from 'node:fs/promises'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import { SQLITE_FILE_SUFFIXES } from '../privateFiles'
 
-/** Deletes a closed store's files (its log and shared memory too), off the event loop. */
-export async function removeStoreFiles(file: string): Promise<void> {
-  if (process.platform !== 'win32')
+let collector: (() => void) | undefined
+
+/**
+ * A full collection now: V8's `gc`, reached by turning its flag on for as long as it takes to make
+ * a context that has it. Electron's main process cannot be given V8 flags at its start, and lets
+ * them change after (it starts V8 with `--no-freeze-flags-after-init`, as Node does).
+ */
+function collectGarbage(): void {
+  if (!collector) {
+    const exposed = (globalThis as { gc?: () => void }).gc
+    if (exposed) collector = exposed
+    else {
+      setFlagsFromString('--expose-gc')
+      try {
+        collector = runInNewContext('gc') as () => void
+      } finally {
+        setFlagsFromString('--no-expose-gc')
+      }
+    }
+  }
+  collector()
+}
+
+const task = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+/**
+ * Lets the driver close the files of closed stores whose statements nothing holds (`closeDb`): a
+ * full collection takes the statements, and the driver's finalizers close the connections in the
+ * tasks that follow it. Holds main for the collection (tens of ms with a large cache in memory).
+ */
+export async function releaseClosedFiles(): Promise<void> {
+  collectGarbage()
+  await task()
+  await task()
+}
+
+/**
+ * Deletes a closed store's files (its log and shared memory too), off the event loop. `platform`:
+ * whose way, this machine's unless a test says otherwise.
+ */
+export async function removeStoreFiles(file: string, platform = process.platform): Promise<void> {
+  const windows = platform === 'win32'
+  if (windows) await releaseClosedFiles()
+  else
     await Promise.all(
       [file, `${file}-wal`].map((f) =>
         truncate(f, 0).catch((e: unknown) => {
@@ -28,5 +72,7 @@ export async function removeStoreFiles(file: string): Promise<void> {
         })
       )
     )
-  await Promise.all(SQLITE_FILE_SUFFIXES.map((suffix) => rm(file + suffix, { force: true })))
+  // On Windows, a file another program has open (an antivirus scan) is tried again a few times.
+  const retries = windows ? { maxRetries: 5, retryDelay: 100 } : {}
+  await Promise.all(SQLITE_FILE_SUFFIXES.map((suffix) => rm(file + suffix, { force: true, ...retries })))
 }
