@@ -24,6 +24,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import Database from 'libsql'
 import { afterEach, describe, expect, it } from 'vitest'
+import { heldPaths } from '../../test/support/heldFiles'
 import { signUp } from '../../test/support/serviceKit'
 import {
   backupsDir,
@@ -262,6 +263,23 @@ describe('damaged service.db (item 22)', () => {
       })
     }
   }
+
+  it.runIf(process.platform === 'linux')(
+    'a damaged file is let go of before it is moved aside (Windows renames no open file)',
+    async () => {
+      const dataDir = temp()
+      const file = join(dataDir, 'service.db')
+      const db = new Database(file)
+      db.exec(`CREATE TABLE t (x TEXT); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200)
+        INSERT INTO t SELECT printf('%.500c', 'x') FROM n;`)
+      db.close()
+      damages['a page overwritten'](file)
+      const s = await start(dataDir, { onDamagedDatabase: 'moveAside' })
+      // The check that found the damage held the file (its statement, until collected).
+      expect(s.damage?.movedTo).toBeDefined()
+      expect(heldPaths().filter((p) => p.startsWith(s.damage!.movedTo))).toEqual([])
+    }
+  )
 
   it("a file of a few MB (a workspace of a few thousand agents) is checked on a worker thread, not on the caller's", async () => {
     const dir = temp()

@@ -35,6 +35,7 @@ import { publicUser, type AuthOps } from './resources/users'
 import { revocationStorage } from './revocation'
 import { ResponseCache } from './responses'
 import { buildRouter, type Credential } from './routes'
+import { letGoOfClosedFiles } from './letGo'
 import { listen } from './server'
 import { SignInThrottle, type ThrottleOptions } from './throttle'
 import { WriteQueue } from './writes'
@@ -130,6 +131,8 @@ async function openOrRecover(
           `${join(opts.dataDir, 'backups')} or move the file away to start with an empty database.`
       )
     }
+    // The check's statement holds the file until collected (letGo.ts): let go before the move.
+    await letGoOfClosedFiles()
     const at = new Date()
     const movedTo = moveAside(file, 'damaged', at)
     secureDbFiles(file)
