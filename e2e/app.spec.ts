@@ -1,5 +1,14 @@
 import { test, expect } from './support/fixtures'
-import { addProfile, openLocalWorkspace, signInToServer, signInWithPassword, tid } from './support/ui'
+import { readdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import {
+  addProfile,
+  openLocalWorkspace,
+  settled,
+  signInToServer,
+  signInWithPassword,
+  tid
+} from './support/ui'
 
 test('a new user opens the Local workspace and lands on the agents list', async ({ app }) => {
   const { page } = app
@@ -19,6 +28,30 @@ test('signs in to a server profile and signs out again @remote', async ({ app, o
   await tid(page, 'signout-button').click()
   await tid(page, 'signout-confirm').click()
   await expect(tid(page, 'signin-view')).toBeVisible()
+})
+
+test('removes a server profile, and with it what this computer kept of it @remote', async ({
+  app,
+  remote
+}) => {
+  const { page } = app
+  await signInToServer(page, remote)
+  await expect(tid(page, 'list-empty').or(tid(page, 'agent-list'))).toBeVisible()
+  await settled(page)
+  await tid(page, 'signout-button').click()
+  await tid(page, 'signout-confirm').click() // the cache kept
+  await expect(tid(page, 'signin-view')).toBeVisible()
+  const cached = async () =>
+    (await readdir(join(app.userDataDir, 'cache'))).filter((f) => f.includes('.sqlite'))
+  expect(await cached()).not.toEqual([])
+  await tid(page, 'profile-edit').click()
+  await tid(page, 'profile-remove').click()
+  await tid(page, 'confirm-delete').click()
+  await expect(tid(page, 'profile-form')).toBeHidden()
+  await expect(tid(page, 'profile-edit')).toBeHidden() // no server chosen: none is left
+  await tid(page, 'profile-select').click()
+  await expect(page.locator('.n-base-select-option', { hasText: 'Team server' })).toHaveCount(0)
+  expect(await cached()).toEqual([])
 })
 
 test('a wrong password gets a clear message and keeps what was typed @remote', async ({ app, origin }) => {

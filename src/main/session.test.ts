@@ -3,7 +3,7 @@
  * operations) and the embedded service: the token never reaches a result, partial answers never
  * blank what is known, a rejected credential ends the session.
  */
-import { existsSync, readdirSync } from 'node:fs'
+import { existsSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
@@ -14,6 +14,7 @@ import {
 import { startService } from '../service'
 import { testCore, tempDir, type TestCore } from '../../test/support/mainCore'
 import type { Agent } from '../shared/agent'
+import { offlineStorePath, openOfflineStore, profileStoreFiles } from './offline'
 
 const cleanup: (() => Promise<void>)[] = []
 afterEach(async () => {
@@ -73,6 +74,34 @@ describe('ending a session', () => {
     expect(storeFiles(t)).toEqual([])
     await sign()
     expect((await t.call('agents.list', { cacheOnly: true })).data).toEqual([])
+  })
+})
+
+describe('removing a server profile', () => {
+  it('ends its session and deletes what this computer kept of it, and nothing of another profile', async () => {
+    const { t, profileId } = await originCore()
+    await t.call('agents.create', { name: 'Bot', type: 'REACT', llm: { provider: 'o', model: 'm' } })
+    await t.call('agents.list')
+    const cache = join(t.userDataDir, 'cache')
+    const files = () => readdirSync(cache).sort()
+    // Another profile's store, and one of this profile's that another user left (with a file moved aside).
+    const other = await t.call('profiles.save', { name: 'Other', baseUrl: 'https://other.example.com' })
+    const otherFile = offlineStorePath(t.userDataDir, other.id, 'someone')
+    const earlier = offlineStorePath(t.userDataDir, profileId, 'earlier-user')
+    for (const file of [otherFile, earlier]) openOfflineStore(file).close()
+    writeFileSync(`${earlier}.corrupt-2026-01-01T00-00-00-000Z`, 'damaged')
+    const ours = files().filter((f) => f.startsWith(profileStoreFiles(t.userDataDir, profileId).prefix))
+    expect(ours.filter((f) => f.endsWith('.sqlite'))).toHaveLength(2)
+
+    await t.call('profiles.remove', { id: profileId })
+    expect((await t.call('session.get')).status).toBe('signedOut')
+    expect(await t.keychain.get(`session:${profileId}`)).toBeNull()
+    expect((await t.call('profiles.list')).map((p) => p.id)).toEqual(['local', other.id])
+    // The other profile's store, with its log (not yet let go by the driver): nothing of this one.
+    expect(files().filter((f) => !f.startsWith(profileStoreFiles(t.userDataDir, other.id).prefix))).toEqual(
+      []
+    )
+    expect(files()).toContain(otherFile.slice(cache.length + 1))
   })
 })
 

@@ -4,7 +4,7 @@
  */
 import { authHeaderStoreFor, capabilityStoreFor } from './api/capabilities'
 import { clientOn, createApiClient, type ApiClient, type ApiClientOptions } from './api/client'
-import { openOfflineStoreLettingGo, offlineStorePath } from './offline'
+import { openOfflineStoreLettingGo, offlineStorePath, profileStoreFiles } from './offline'
 import { StoreClosings } from './storeClosings'
 import { AppError } from '../shared/errors'
 import type { Connectivity, Profile, SessionState, SessionUser } from '../shared/ipc'
@@ -15,7 +15,7 @@ import type { LocalWorkspace } from './localWorkspace'
 import type { Lease } from './resources/kit'
 import { ActiveSession } from './activeSession'
 import { throwIfCancelled } from './callContext'
-import { discoverUser, UNKNOWN_USER_MESSAGE } from './sessionUser'
+import { discoverUser, UNKNOWN_USER_MESSAGE, userFound } from './sessionUser'
 import {
   localCredential,
   passwordCredential,
@@ -256,13 +256,7 @@ export class SessionManager {
     if (token && s.client) {
       const found = await discoverUser(clientOn(s.client.transport), token)
       if (found.id) {
-        s.user = {
-          ...s.user,
-          id: found.id,
-          idKnown: true,
-          email: s.user.email || found.email || '',
-          name: found.name ?? s.user.name
-        }
+        s.user = userFound(s.user, { ...found, id: found.id })
         this.deps.profiles.setUser(s.profile.id, s.user)
         this.deps.onChange(this.state())
         return found.id
@@ -359,14 +353,15 @@ export class SessionManager {
     await this.tokens.remove(s.profile.id)
   }
 
-  /** A profile was removed: end its session if it is the current one. */
+  /** A profile was removed: its session ends if current, and what this computer keeps of it goes. */
   async forgetProfile(profileId: string): Promise<void> {
     await this.tokens.remove(profileId)
-    if (this.active?.profile.id === profileId) {
-      this.retire(this.active, false)
-      this.deps.onChange(this.state())
-    }
+    const s = this.active?.profile.id === profileId ? this.active : null
+    const closed = s ? this.retire(s, true) : undefined
+    if (s) this.deps.onChange(this.state())
     if (this.lastProfileId === profileId) this.lastProfileId = null
+    await closed?.catch(() => undefined) // logged (storeClosings.ts)
+    await this.closings.removeAll(profileStoreFiles(this.deps.userDataDir, profileId))
   }
 
   /**

@@ -20,6 +20,17 @@ export interface Discovered {
   firstError: AppError | null
 }
 
+/** `user` as the server's answer found it (`discoverUser`, with an id): its id known from now on. */
+export function userFound(user: StoredUser, found: Discovered & { id: string }): StoredUser {
+  return {
+    ...user,
+    id: found.id,
+    idKnown: true,
+    email: user.email || found.email || '',
+    name: found.name ?? user.name
+  }
+}
+
 function str(v: unknown): string | null {
   return typeof v === 'string' && v !== '' ? v : null
 }

@@ -2,7 +2,8 @@
  * Stores closing off main, and their files deleted when the cache is cleared (storeClosings.ts).
  * Real SQLite files, a real close thread.
  */
-import { existsSync } from 'node:fs'
+import { existsSync, readdirSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type TempStores, tempStores } from '../../test/support/offlineStores'
 import { StoreClosings } from './storeClosings'
@@ -65,5 +66,33 @@ describe('StoreClosings', () => {
     await closings.close(other, t.file, () => true)
     expect(closings.removal(t.file)).toBeUndefined()
     expect(held.cache.getList('agents', '')?.value).toHaveLength(3)
+  })
+
+  it("removes all of a profile's files once their closes end, but a store a session holds", async () => {
+    const inUse = new Set<string>()
+    const logged: string[] = []
+    const closings = new StoreClosings(
+      (m) => logged.push(m),
+      (f) => inUse.has(f)
+    )
+    const dir = dirname(t.file)
+    const file = (name: string) => join(dir, name)
+    const closing = t.open(file('p--a.sqlite'))
+    closing.cache.putList('agents', '', agents(50), new Date().toISOString())
+    const held = t.open(file('p--b.sqlite'))
+    held.cache.putList('agents', '', agents(5), new Date().toISOString())
+    inUse.add(file('p--b.sqlite'))
+    t.open(file('q--a.sqlite')).close()
+    writeFileSync(file('p--a.sqlite.corrupt-2026-01-01T00-00-00-000Z'), 'moved aside')
+    writeFileSync(file('p--a.sqlite.needs-rebuild'), 'marker')
+    const closed = closings.close(closing, file('p--a.sqlite'), () => false)
+    await closings.removeAll({ dir, prefix: 'p--' })
+    await closed
+    const left = readdirSync(dir)
+    expect(left.filter((n) => n.startsWith('p--a'))).toEqual([])
+    expect(left).toContain('p--b.sqlite')
+    expect(left).toContain('q--a.sqlite')
+    expect(held.cache.getList('agents', '')?.value).toHaveLength(5)
+    expect(logged).toEqual([])
   })
 })

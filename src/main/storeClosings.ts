@@ -6,6 +6,8 @@
  * cuts them to nothing first, or on Windows, which deletes no open file, has the driver let go of
  * them). The app's end waits for them all.
  */
+import { readdir, rm } from 'node:fs/promises'
+import { join } from 'node:path'
 import { type OfflineStore, removeStoreFiles } from './offline'
 
 export class StoreClosings {
@@ -51,6 +53,28 @@ export class StoreClosings {
       })
     this.removing.set(file, settled)
     return removal
+  }
+
+  /**
+   * Deletes every file of `dir` whose name begins with `prefix` (a removed profile's stores, each
+   * with its log and what was moved aside from it), once the closes of those stores under way have
+   * ended; a store a session holds is kept. Failures are logged: what is left is not used again.
+   */
+  async removeAll({ dir, prefix }: { dir: string; prefix: string }): Promise<void> {
+    const ours = (file: string) => file.startsWith(join(dir, prefix))
+    await Promise.all([...this.closing].filter(([file]) => ours(file)).map(([, closed]) => closed))
+    const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => n.startsWith(prefix))
+    const stores = names.filter((n) => n.endsWith('.sqlite')).map((n) => join(dir, n))
+    const kept = stores.filter((f) => this.inUse(f))
+    const others = names
+      .map((n) => join(dir, n))
+      .filter((f) => !stores.includes(f) && !stores.some((k) => f.startsWith(`${k}-`))) // a log: removeStoreFiles
+    const removals = [
+      ...stores.filter((f) => !kept.includes(f)).map((f) => this.remove(f)),
+      ...others.map((f) => rm(f, { force: true, maxRetries: 3, retryDelay: 100 }))
+    ]
+    for (const r of await Promise.allSettled(removals))
+      if (r.status === 'rejected') this.log("Could not delete a removed profile's local data", r.reason)
   }
 
   /** Resolves once every close asked so far has ended (never rejects). */

@@ -135,6 +135,11 @@ export function offlineStorePath(userDataDir: string, profileId: string, userId:
   return join(userDataDir, 'cache', `${safeSegment(profileId)}--${safeSegment(userId)}.sqlite`)
 }
 
+/** Where the files of a profile's stores are (each user's, with what was moved aside): a folder and a name prefix. */
+export function profileStoreFiles(userDataDir: string, profileId: string): { dir: string; prefix: string } {
+  return { dir: join(userDataDir, 'cache'), prefix: `${safeSegment(profileId)}--` }
+}
+
 /** The outbox as plain data, for the renderer. */
 export function outboxSnapshot(outbox: OutboxStore): OutboxEntry[] {
   return JSON.parse(JSON.stringify(outbox.list())) as OutboxEntry[]
