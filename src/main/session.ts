@@ -356,11 +356,12 @@ export class SessionManager {
   /** A profile was removed: its session ends if current, and what this computer keeps of it goes. */
   async forgetProfile(profileId: string): Promise<void> {
     await this.tokens.remove(profileId)
-    const s = this.active?.profile.id === profileId ? this.active : null
-    const closed = s ? this.retire(s, true) : undefined
-    if (s) this.deps.onChange(this.state())
+    if (this.active?.profile.id === profileId) {
+      this.retire(this.active, true)
+      this.deps.onChange(this.state())
+    }
     if (this.lastProfileId === profileId) this.lastProfileId = null
-    await closed?.catch(() => undefined) // logged (storeClosings.ts)
+    // Once the closes of its stores end (this one's among them, clearing its files).
     await this.closings.removeAll(profileStoreFiles(this.deps.userDataDir, profileId))
   }
 
