@@ -26,7 +26,7 @@ import Database from 'libsql'
 import { AnswerPieces } from '../../src/main/answerPieces'
 import type { IpcReply } from '../../src/shared/ipc'
 import { electronCalls } from './electronCalls'
-import { median, runAsScript, type BenchRow } from './types'
+import { median, runAsScript, scaleRuns, type BenchRow } from './types'
 import { type Blocked, blockNote, longestBlock, worse } from './blocks'
 import { gcBetweenRuns } from './collect'
 
@@ -341,9 +341,7 @@ export async function runCacheBench(options: CacheBenchOptions = {}): Promise<Be
     }
   ]
   for (const n of options.scale ?? []) {
-    // A smaller list, more runs (a list of 1,000 takes ~20 ms a run, and swings by a third).
-    const scaleRuns = Math.max(3, Math.min(31, Math.round(30_000 / n)))
-    const s = n === count ? f : await measureCold(n, scaleRuns)
+    const s = n === count ? f : await measureCold(n, scaleRuns(n))
     rows.push({
       id: `scale.cache.agents.cold.${n}`,
       name: `cold open + list of ${n} agents`,

@@ -53,7 +53,7 @@ import {
   startBenchService,
   type SeedResult
 } from './seed'
-import { median, runAsScript, type BenchRow } from './types'
+import { median, runAsScript, scaleRuns, type BenchRow } from './types'
 import { builtServiceThread } from '../support/serviceThread'
 import { measureUnpaged, unpagedRows } from './unpaged'
 import { firstListsOnBusyDisk } from './busyDisk'
@@ -479,7 +479,13 @@ export async function runMainBench(options: MainBenchOptions = {}): Promise<Benc
       const s =
         n === count
           ? m
-          : await measureList(service.url, profile.id, { call, timed, direct }, n, n >= 100_000 ? 3 : runs)
+          : await measureList(
+              service.url,
+              profile.id,
+              { call, timed, direct },
+              n,
+              n >= 100_000 ? 3 : scaleRuns(n, runs)
+            )
       rows.push(
         {
           id: `scale.main.agents.list.${n}`,
@@ -507,7 +513,7 @@ export async function runMainBench(options: MainBenchOptions = {}): Promise<Benc
               service.unpagedUrl,
               { call, timed, direct },
               s.seed,
-              n >= 100_000 ? 2 : 3,
+              n >= 100_000 ? 2 : scaleRuns(n),
               gcBetweenRuns()
             )
       rows.push(
