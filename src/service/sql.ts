@@ -9,6 +9,7 @@ import { randomFillSync } from 'node:crypto'
 import { formatTimestamp, type UserStrict } from '../shared'
 import type { Db } from './db'
 import { JsonArrayParts } from './http'
+import { afterRow, PageEnds } from './pageEnds'
 import { sentAsRead, textParts, type LongReads } from './reads'
 
 export type Row = Record<string, unknown>
@@ -161,6 +162,8 @@ export interface OwnedTable<T, I> {
    * there are long reads) their JSON, a part at a time as the rows are read (reads.ts).
    */
   list(user: UserStrict, page: Page): T[] | JsonArrayParts
+  /** Where the owners' pages ended (the next page begins there). */
+  readonly pageEnds: PageEnds
   /** Writes the updatable columns of `input`; undefined when there is no such row. */
   update(user: UserStrict, id: string, input: I): T | undefined
   remove(user: UserStrict, id: string): boolean
@@ -186,7 +189,12 @@ export function ownedTable<T, I>(
     insert: db.prepare(`INSERT INTO ${table} (${cols}) VALUES (${all.map(() => '?').join(', ')})`),
     get: db.prepare(`SELECT ${cols} FROM ${table} WHERE id = ? AND user_id = ?`),
     owned: db.prepare(`SELECT 1 FROM ${table} WHERE id = ? AND user_id = ?`),
-    list: db.prepare(`SELECT ${cols} FROM ${table} WHERE user_id = ? ${NEWEST} LIMIT ? OFFSET ?`),
+    list: db.prepare(
+      `SELECT ${cols}, seq FROM ${table} WHERE user_id = :uid ${NEWEST} LIMIT :take OFFSET :skip`
+    ),
+    listAfter: db.prepare(
+      `SELECT ${cols}, seq FROM ${table} WHERE user_id = :uid AND ${afterRow(table)} ${NEWEST} LIMIT :take`
+    ),
     update:
       def.updatedAt === false
         ? null
@@ -195,8 +203,13 @@ export function ownedTable<T, I>(
           ),
     remove: db.prepare(`DELETE FROM ${table} WHERE id = ? AND user_id = ?`)
   }
-  const longList = `SELECT ${cols} FROM ${table} WHERE user_id = :uid ${NEWEST} LIMIT :take OFFSET :skip`
+  // As rows of values (`all`, then `seq`).
+  const longList = `SELECT ${cols}, seq FROM ${table} WHERE user_id = :uid ${NEWEST} LIMIT :take OFFSET :skip`
+  const longListAfter = `SELECT ${cols}, seq FROM ${table} WHERE user_id = :uid AND ${afterRow(table)} ${NEWEST} LIMIT :take`
+  // Where pages ended: the next one begins there (a user's deletion takes their rows along).
+  const ends = new PageEnds(db, [table, 'users'])
   const ops: OwnedTable<T, I> = {
+    pageEnds: ends,
     create(user, input) {
       const id = newId()
       const values = codec.encode(input)
@@ -212,17 +225,22 @@ export function ownedTable<T, I>(
       return new Set(ids.filter((id) => s.owned.get(id, user.id) !== undefined))
     },
     list(user, page) {
+      const at = ends.stamp()
+      const after = ends.before(user.id, page.skip)
+      const params = { uid: user.id, take: page.take, ...(after === null ? { skip: page.skip } : { after }) }
       if (sentAsRead(reads, page.take)) {
-        const params = { uid: user.id, take: page.take, skip: page.skip }
+        const rows = reads.rows(after === null ? longList : longListAfter, params)
         return new JsonArrayParts(
-          textParts(reads.rows(longList, params), (values) => {
+          textParts(ends.track(rows, user.id, page.skip, page.take, at, all.length), (values) => {
             const r: Row = {}
             for (let i = 0; i < all.length; i++) r[all[i] as string] = values[i]
             return JSON.stringify(codec.decode(r, user))
           })
         )
       }
-      return (s.list.all(user.id, page.take, page.skip) as Row[]).map((r) => codec.decode(r, user))
+      const rows = (after === null ? s.list : s.listAfter).all(params) as Row[]
+      ends.read(user.id, page.skip, page.take, rows.length, rows.at(-1)?.seq, at)
+      return rows.map((r) => codec.decode(r, user))
     },
     update(user, id, input) {
       if (!s.update) throw new Error(`${table} rows are never changed`)

@@ -14,7 +14,13 @@ import { hashPassword } from '../auth'
 import { openDatabase } from '../db'
 import { WHOLE_CHARS } from '../http'
 import { SENT_WHOLE } from '../reads'
-import { AGENTS_PAGE_SQL, AGENTS_ROWS_SQL, LONG_PAGE } from './agents'
+import {
+  AGENTS_PAGE_AFTER_SQL,
+  AGENTS_PAGE_SQL,
+  AGENTS_ROWS_AFTER_SQL,
+  AGENTS_ROWS_SQL,
+  LONG_PAGE
+} from './agents'
 import { MIGRATIONS, openStorage } from './index'
 import { publicUser } from './users'
 
@@ -244,6 +250,25 @@ describe('agents list', () => {
         expect.stringMatching(/^SEARCH agents USING COVERING INDEX agents_user \(user_id=\?\)$/)
       )
       expect(rows.filter((d) => /TEMP B-TREE FOR ORDER BY/.test(d))).toEqual([])
+      // A page that begins after the row the page before it ended with (pageEnds.ts): the index
+      // searched from that row on (nothing passed over), then that row by its integer key.
+      const after = { uid: 'u', user: '{}', take: 2, after: 1 }
+      for (const [sql, search] of [
+        [
+          AGENTS_PAGE_AFTER_SQL,
+          /^SEARCH agents USING COVERING INDEX agents_user \(user_id=\? AND created_at<\?\)$/
+        ],
+        [AGENTS_ROWS_AFTER_SQL, /^SEARCH a USING INDEX agents_user \(user_id=\? AND created_at<\?\)$/]
+      ] as const) {
+        const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(after) as { detail: string }[]).map(
+          (r) => r.detail
+        )
+        expect(plan).toContainEqual(expect.stringMatching(search))
+        expect(plan).toContainEqual(
+          expect.stringMatching(/^SEARCH agents USING INTEGER PRIMARY KEY \(rowid=\?\)$/)
+        )
+        expect(plan.filter((d) => /TEMP B-TREE FOR ORDER BY/.test(d))).toEqual([])
+      }
     } finally {
       db.close()
       rmSync(dir, { recursive: true, force: true })
