@@ -10,7 +10,7 @@
  *
  *   npm run bench -- [service] [cache] [main] [palette] [renderer] [--scale] [--json FILE]
  *
- * `--scale` adds the list, cache, main and palette figures at 1,000, 10,000 and 100,000 items
+ * `--scale` adds the list, cache, main, palette and paging (paging.ts) figures at 1,000, 10,000 and 100,000 items
  * (`scale.<figure>.<count>`, and `scale.<figure>.growth`: cost per item at 100,000 over 10,000).
  * `--json FILE` writes every figure with an id as { id, value, unit, floor, ratio, better, goal };
  * `node --import tsx test/bench/table.ts FILE` turns that file into the README's table.
@@ -18,6 +18,7 @@
 import { cpus, totalmem } from 'node:os'
 import { growthRows, printRows, writeFigures, type BenchRow } from './types'
 import { runServiceBench } from './service'
+import { runPagingBench } from './paging'
 import { runCacheBench } from './cache'
 import { runMainBench } from './main'
 import { runRendererBench } from './renderer'
@@ -26,7 +27,12 @@ import { runPaletteBench } from './palette'
 const SCALE = [1000, 10_000, 100_000]
 
 const parts = {
-  service: ['Embedded service vs bare node:http (loopback, keep-alive)', () => runServiceBench()],
+  service: [
+    'Embedded service vs bare node:http (loopback, keep-alive)',
+    // With `scale`, also a list read a page at a time (paging.ts).
+    async (scale: boolean) =>
+      scale ? [...(await runServiceBench()), ...(await runPagingBench({ scale: SCALE }))] : runServiceBench()
+  ],
   cache: [
     'Offline cache (SQLite, per profile+user)',
     (scale: boolean) => runCacheBench(scale ? { scale: SCALE } : {})
