@@ -2,9 +2,8 @@
  * Long lists of every table of user-owned rows (`ownedTable`, sql.ts): the whole list, and a page
  * longer than SENT_WHOLE, are sent as their rows are read (reads.ts), the same lists as their pages.
  */
-import Database from 'libsql'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { copyRows } from '../../test/support/copyRows'
 import { signUp, startTestServer, type TestServer } from '../../test/support/serviceKit'
 import { WHOLE_CHARS } from './http'
 import { SENT_WHOLE } from './reads'
@@ -30,35 +29,10 @@ const RESOURCES = [
   ['/api-tokens', 'api_tokens', { description: 'a'.repeat(400) }]
 ] as const
 
-/**
- * Copies of the owner's one row of `table` until its list passes WHOLE_CHARS, written by a
- * connection of its own (the service reads them as another connection's commit): each with an id,
- * a time and (where the column is unique to its owner) a name or token of its own. How many rows.
- */
+/** Copies of the owner's one row of `table` until its list passes WHOLE_CHARS (copyRows); how many rows. */
 function copies(table: string, seedId: string, rowChars: number): number {
   const count = Math.ceil(WHOLE_CHARS / rowChars) + 10
-  const db = new Database(join(srv.dataDir, 'service.db'))
-  try {
-    db.exec('PRAGMA busy_timeout = 5000')
-    const columns = (db.prepare(`PRAGMA table_info(${table})`).raw(true).all() as unknown[][])
-      .map((c) => String(c[1]))
-      .filter((c) => c !== 'seq')
-    const value = (c: string) =>
-      c === 'id'
-        ? `printf('00000000-0000-7000-8000-%012d', x)`
-        : c === 'created_at' || c === 'updated_at'
-          ? `strftime('%Y-%m-%dT%H:%M:%f', 'now') || printf('%03d', x % 1000) || '+00:00'`
-          : c === 'name' || c === 'token'
-            ? `${c} || ' ' || x`
-            : c
-    db.prepare(
-      `WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < :count)
-       INSERT INTO ${table} (${columns.join(', ')})
-       SELECT ${columns.map(value).join(', ')} FROM n, ${table} WHERE ${table}.id = :seed`
-    ).run({ count, seed: seedId })
-  } finally {
-    db.close()
-  }
+  copyRows(srv.dataDir, table, seedId, count)
   return count + 1
 }
 

@@ -10,8 +10,7 @@
  * The service runs in this process; the agents are written into its file by a connection of
  * their own (the service reads them as another connection's commit).
  */
-import Database from 'libsql'
-import { join } from 'node:path'
+import { copyRows } from '../support/copyRows'
 import { signUp, startTestServer } from '../support/serviceKit'
 import { median, runAsScript, scaleRuns, type BenchRow } from './types'
 
@@ -21,32 +20,6 @@ export const PAGE = 1000
 export interface PagingBenchOptions {
   /** List lengths. Default 1,000, 10,000 and 100,000. */
   scale?: number[]
-}
-
-/** `count` agents of `userId`, copies of `seedId` with ids, names and times of their own. */
-function copies(dataDir: string, seedId: string, count: number): void {
-  const db = new Database(join(dataDir, 'service.db'))
-  try {
-    db.exec('PRAGMA busy_timeout = 5000')
-    const columns = (db.prepare('PRAGMA table_info(agents)').raw(true).all() as unknown[][])
-      .map((c) => String(c[1]))
-      .filter((c) => c !== 'seq')
-    const value = (c: string) =>
-      c === 'id'
-        ? `printf('00000000-0000-7000-8000-%012d', x)`
-        : c === 'created_at' || c === 'updated_at'
-          ? `strftime('%Y-%m-%dT%H:%M:%f', 'now') || printf('%03d', x % 1000) || '+00:00'`
-          : c === 'name'
-            ? `name || ' ' || x`
-            : c
-    db.prepare(
-      `WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < :count)
-       INSERT INTO agents (${columns.join(', ')})
-       SELECT ${columns.map(value).join(', ')} FROM n, agents WHERE agents.id = :seed`
-    ).run({ count, seed: seedId })
-  } finally {
-    db.close()
-  }
 }
 
 export async function runPagingBench(options: PagingBenchOptions = {}): Promise<BenchRow[]> {
@@ -62,7 +35,7 @@ export async function runPagingBench(options: PagingBenchOptions = {}): Promise<
         llm: { provider: 'openai', model: 'gpt-4o-mini' }
       })
       if (created.status !== 200) throw new Error(`POST /agents answered ${created.status}`)
-      copies(srv.dataDir, (created.data as { id: string }).id, n - 1)
+      copyRows(srv.dataDir, 'agents', (created.data as { id: string }).id, n - 1)
       const headers = { Authorization: `Bearer ${me.token}` }
       const get = async (query: string): Promise<number> => {
         const res = await fetch(`${srv.base}/agents${query}`, { headers })
