@@ -166,6 +166,65 @@ describe('pages that begin where the page before them ended', () => {
     expect(tools.pageEnds.followed).toBe(followed)
   })
 
+  it("links, the user's and one agent's: each list's pages after the first found from their ends; a document deleted between two pages: OFFSET", () => {
+    const agentOf = (name: string) =>
+      (
+        JSON.parse(
+          storage.agents.createJson(
+            user,
+            {
+              name,
+              type: 'REACT',
+              provider: 'p',
+              model: 'm',
+              hasMemory: false,
+              promptId: null,
+              documentId: null,
+              tagIds: []
+            },
+            []
+          )
+        ) as { id: string }
+      ).id
+    const [a, b] = [agentOf('A'), agentOf('B')]
+    const links = storage.agentDocuments.links
+    const documents: string[] = []
+    for (let i = 0; i < 40; i++) {
+      const doc = storage.documents.create(user, {
+        name: `Document ${i}`,
+        type: 'TXT',
+        url: 'https://example.com/d',
+        from_page: null,
+        to_page: null,
+        metadata: {},
+        authorization: null,
+        splitter: null
+      })
+      documents.push(doc.id)
+      links.create(user, i % 3 === 0 ? b : a, doc.id)
+    }
+    const lister = (agent: string | null): Lister => ({
+      list: (u, page) => links.list(u, agent, false, page),
+      pageEnds: links.pageEnds
+    })
+    for (const agent of [null, a, b]) {
+      const whole = ids(lister(agent), { skip: 0, take: -1 })
+      expect(whole).toHaveLength(agent === null ? 40 : agent === a ? 26 : 14)
+      const followed = links.pageEnds.followed
+      const pages = walk(lister(agent), 4)
+      expect(pages.flat()).toEqual(whole)
+      expect(links.pageEnds.followed - followed).toBe(pages.length - 1)
+    }
+    // The newest document of agent A's goes (its link with it) after A's first page was read.
+    const before = ids(lister(a), { skip: 0, take: -1 })
+    ids(lister(a), { skip: 0, take: 5 })
+    const followed = links.pageEnds.followed
+    expect(storage.documents.remove(user, documents[38] as string)).toBe(true)
+    const second = ids(lister(a), { skip: 5, take: 5 })
+    expect(second).toEqual(before.slice(6, 11))
+    expect(links.pageEnds.followed).toBe(followed)
+  })
+
   it('a page sent as it is read and left part-way notes no end', () => {
     seed('tools', 2 * SENT_WHOLE + 10)
     const tools = storage.tools

@@ -8,6 +8,7 @@ import { AgentDocumentCreate, AgentToolCreate, type UserStrict } from '../../sha
 import type { Db } from '../db'
 import { conflict, validate } from '../http'
 import { crud, flag, must, page, type RouteTable } from '../routes'
+import { afterRow, PageEnds } from '../pageEnds'
 import { createTableSql, isUniqueViolation, NEWEST, newId, nowStamp, str } from '../sql'
 import type { Page, Row, TableDef } from '../sql'
 
@@ -68,11 +69,18 @@ export function linkStorage(db: Db, k: LinkKind, ends: LinkEnds) {
     insert: db.prepare(`INSERT INTO ${k.table} (${cols}) VALUES (?, ?, ?, ?, ?)`),
     get: db.prepare(`SELECT ${cols} FROM ${k.table} WHERE id = ? AND user_id = ?`),
     list: db.prepare(
-      `SELECT ${cols} FROM ${k.table} WHERE user_id = ?
-          AND (?2 IS NULL OR agent_id = ?2) ${NEWEST} LIMIT ? OFFSET ?`
+      `SELECT ${cols}, seq FROM ${k.table} WHERE user_id = :uid
+          AND (:agent IS NULL OR agent_id = :agent) ${NEWEST} LIMIT :take OFFSET :skip`
+    ),
+    listAfter: db.prepare(
+      `SELECT ${cols}, seq FROM ${k.table} WHERE user_id = :uid
+          AND (:agent IS NULL OR agent_id = :agent) AND ${afterRow(k.table)} ${NEWEST} LIMIT :take`
     ),
     remove: db.prepare(`DELETE FROM ${k.table} WHERE id = ? AND user_id = ?`)
   }
+  // Where pages ended: the next one begins there (an agent's, a document's or tool's, or a user's
+  // deletion takes their links along).
+  const pageEnds = new PageEnds(db, [k.table, 'agents', `${k.other.field}s`, 'users'])
   /** The link in the field order of AgentDocumentStrict / AgentToolStrict. */
   function shape(user: UserStrict, r: Row, expand: boolean): Record<string, unknown> {
     const agentId = str(r.agent_id)
@@ -105,9 +113,19 @@ export function linkStorage(db: Db, k: LinkKind, ends: LinkEnds) {
       return r ? shape(user, r, expand) : undefined
     },
     list(user: UserStrict, agentId: string | null, expand: boolean, p: Page): Record<string, unknown>[] {
-      const rows = s.list.all(user.id, agentId, p.take, p.skip) as Row[]
+      // The user's links, or one agent's: each list's pages end apart.
+      const list = `${user.id}\n${agentId ?? ''}`
+      const at = pageEnds.stamp()
+      const after = pageEnds.before(list, p.skip)
+      const params = { uid: user.id, agent: agentId, take: p.take }
+      const rows = (
+        after === null ? s.list.all({ ...params, skip: p.skip }) : s.listAfter.all({ ...params, after })
+      ) as Row[]
+      pageEnds.read(list, p.skip, p.take, rows.length, rows.at(-1)?.seq, at)
       return rows.map((r) => shape(user, r, expand))
     },
+    /** Where the users' pages of links ended (the next page begins there). */
+    pageEnds,
     remove(user: UserStrict, id: string): boolean {
       return s.remove.run(id, user.id).changes > 0
     }
