@@ -25,6 +25,7 @@ import { deskApiOver, signedUp, tempDir, testCore, type TestCore } from '../../t
 import { AnswerPieces } from './answerPieces'
 import { ComingListText, ListText, listValues } from './offline/listText'
 import { itemsOfJson } from '../../test/support/wholeReply'
+import { withoutUsers } from '../../test/support/withoutUsers'
 
 const cleanup: (() => Promise<void>)[] = []
 afterEach(async () => {
@@ -123,7 +124,8 @@ describe('a long list in pieces', () => {
     // (offline/listRead.ts), in the same order.
     const cached = await api.agents.list({ cacheOnly: true })
     expect(cached.source).toBe('cache')
-    expect(cached.data).toEqual(whole.data)
+    // (With the owner its items embed, which a list from the server leaves without: ownerless.ts.)
+    expect(withoutUsers(cached.data)).toEqual(whole.data)
     // A short list goes out as it is.
     const tags = await t.core.invoke('tags.list', {})
     expect(tags).toMatchObject({ ok: true, value: { data: [] } })

@@ -31,6 +31,7 @@ import type { Lease } from './resources/kit'
 import type { Keychain } from './keychain'
 import { LocalWorkspace } from './localWorkspace'
 import { maskSecrets, maskSecretsInSteps } from './mask'
+import { ownerless } from './ownerless'
 import { ComingListText } from './offline/listText'
 import { ProfileRegistry } from './profiles'
 import { serverProbe } from './serverProbe'
@@ -325,7 +326,8 @@ export function createCore(opts: CoreOptions): Core {
       if (data instanceof ComingListText) busy = data.busy
       // A long list leaves in pieces (answerPieces.ts): Electron serialises each reply on main.
       const owner = session.current()
-      return await pieces.answer(await sanitize(channel, value), owner, owner?.token ?? null)
+      // The owner its items embed does not leave with a list (ownerless.ts).
+      return await pieces.answer(ownerless(await sanitize(channel, value)), owner, owner?.token ?? null)
     } catch (e) {
       return { ok: false, error: toErrorData(e, channel) }
     } finally {
