@@ -100,3 +100,14 @@ export class PageEnds {
 /** The keyset condition of a page that begins after the row `:after` (of `table`, aliased `a` or not). */
 export const afterRow = (table: string, alias = '') =>
   `(${alias}created_at, ${alias}seq) < (SELECT created_at, seq FROM ${table} WHERE seq = :after)`
+
+/**
+ * A statement prepared when first used: those of pages found from an end only where a list is
+ * read a page at a time, so a service that never pages holds no more statements than before. (Once,
+ * in the full unit suite, the driver aborted a test process as a stopped service thread's
+ * statements were let go: "PendingException" in its finalizer, 2026-11-30.)
+ */
+export function onFirstUse<T>(make: () => T): () => T {
+  let made: { value: T } | null = null
+  return () => (made ??= { value: make() }).value
+}

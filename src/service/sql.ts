@@ -9,7 +9,7 @@ import { randomFillSync } from 'node:crypto'
 import { formatTimestamp, type UserStrict } from '../shared'
 import type { Db } from './db'
 import { JsonArrayParts } from './http'
-import { afterRow, PageEnds } from './pageEnds'
+import { afterRow, onFirstUse, PageEnds } from './pageEnds'
 import { sentAsRead, textParts, type LongReads } from './reads'
 
 export type Row = Record<string, unknown>
@@ -192,8 +192,10 @@ export function ownedTable<T, I>(
     list: db.prepare(
       `SELECT ${cols}, seq FROM ${table} WHERE user_id = :uid ${NEWEST} LIMIT :take OFFSET :skip`
     ),
-    listAfter: db.prepare(
-      `SELECT ${cols}, seq FROM ${table} WHERE user_id = :uid AND ${afterRow(table)} ${NEWEST} LIMIT :take`
+    listAfter: onFirstUse(() =>
+      db.prepare(
+        `SELECT ${cols}, seq FROM ${table} WHERE user_id = :uid AND ${afterRow(table)} ${NEWEST} LIMIT :take`
+      )
     ),
     update:
       def.updatedAt === false
@@ -238,7 +240,7 @@ export function ownedTable<T, I>(
           })
         )
       }
-      const rows = (after === null ? s.list : s.listAfter).all(params) as Row[]
+      const rows = (after === null ? s.list : s.listAfter()).all(params) as Row[]
       ends.read(user.id, page.skip, page.take, rows.length, rows.at(-1)?.seq, at)
       return rows.map((r) => codec.decode(r, user))
     },

@@ -9,7 +9,7 @@ import { sentAsRead, textParts, type LongReads } from '../reads'
 import { crud, page, type RouteTable } from '../routes'
 import { createTableSql, newId, nowStamp, str, transaction } from '../sql'
 import type { Page, Row, TableDef } from '../sql'
-import { afterRow, PageEnds } from '../pageEnds'
+import { afterRow, onFirstUse, PageEnds } from '../pageEnds'
 import { RowMemo } from '../rowMemo'
 import { userJson } from './users'
 
@@ -154,9 +154,9 @@ export function agentsStorage(db: Db, reads: LongReads | null = null) {
     tag: db.prepare(`SELECT ${TAG_JSON} AS j FROM tags t WHERE t.id = ? AND t.user_id = ?`),
     get: db.prepare(`SELECT ${AGENT_JSON} AS j ${AGENT_FROM} WHERE a.id = :id AND a.user_id = :uid`),
     list: db.prepare(AGENTS_PAGE_SQL),
-    listAfter: db.prepare(AGENTS_PAGE_AFTER_SQL),
+    listAfter: onFirstUse(() => db.prepare(AGENTS_PAGE_AFTER_SQL)),
     rows: db.prepare(AGENTS_ROWS_SQL).raw(),
-    rowsAfter: db.prepare(AGENTS_ROWS_AFTER_SQL).raw(),
+    rowsAfter: onFirstUse(() => db.prepare(AGENTS_ROWS_AFTER_SQL).raw()),
     // The tags in order, in one statement: a JSON array's index is the tag's position.
     insertTags: db.prepare(
       'INSERT OR IGNORE INTO agent_tags (agent_id, tag_id, position) SELECT ?, value, key FROM json_each(?)'
@@ -245,7 +245,7 @@ export function agentsStorage(db: Db, reads: LongReads | null = null) {
         ...(after === null ? { skip: p.skip } : { after })
       }
       if (p.take >= 0 && p.take <= LONG_PAGE) {
-        const r = (after === null ? s.list : s.listAfter).get(params) as Row | undefined
+        const r = (after === null ? s.list : s.listAfter()).get(params) as Row | undefined
         if (!r) return new RawJson('[]')
         ends.read(user.id, p.skip, p.take, Number(r.n), r.last, at)
         return new RawJson(str(r.j))
@@ -259,7 +259,7 @@ export function agentsStorage(db: Db, reads: LongReads | null = null) {
           )
         )
       const texts: string[] = []
-      const rows = (after === null ? s.rows : s.rowsAfter).iterate(params) as Iterable<unknown[]>
+      const rows = (after === null ? s.rows : s.rowsAfter()).iterate(params) as Iterable<unknown[]>
       for (const r of track(rows)) texts.push(str(r[0]))
       return new RawJson(`[${texts.join(',')}]`)
     },

@@ -8,7 +8,7 @@ import { AgentDocumentCreate, AgentToolCreate, type UserStrict } from '../../sha
 import type { Db } from '../db'
 import { conflict, validate } from '../http'
 import { crud, flag, must, page, type RouteTable } from '../routes'
-import { afterRow, PageEnds } from '../pageEnds'
+import { afterRow, onFirstUse, PageEnds } from '../pageEnds'
 import { createTableSql, isUniqueViolation, NEWEST, newId, nowStamp, str } from '../sql'
 import type { Page, Row, TableDef } from '../sql'
 
@@ -72,9 +72,11 @@ export function linkStorage(db: Db, k: LinkKind, ends: LinkEnds) {
       `SELECT ${cols}, seq FROM ${k.table} WHERE user_id = :uid
           AND (:agent IS NULL OR agent_id = :agent) ${NEWEST} LIMIT :take OFFSET :skip`
     ),
-    listAfter: db.prepare(
-      `SELECT ${cols}, seq FROM ${k.table} WHERE user_id = :uid
+    listAfter: onFirstUse(() =>
+      db.prepare(
+        `SELECT ${cols}, seq FROM ${k.table} WHERE user_id = :uid
           AND (:agent IS NULL OR agent_id = :agent) AND ${afterRow(k.table)} ${NEWEST} LIMIT :take`
+      )
     ),
     remove: db.prepare(`DELETE FROM ${k.table} WHERE id = ? AND user_id = ?`)
   }
@@ -119,7 +121,7 @@ export function linkStorage(db: Db, k: LinkKind, ends: LinkEnds) {
       const after = pageEnds.before(list, p.skip)
       const params = { uid: user.id, agent: agentId, take: p.take }
       const rows = (
-        after === null ? s.list.all({ ...params, skip: p.skip }) : s.listAfter.all({ ...params, after })
+        after === null ? s.list.all({ ...params, skip: p.skip }) : s.listAfter().all({ ...params, after })
       ) as Row[]
       pageEnds.read(list, p.skip, p.take, rows.length, rows.at(-1)?.seq, at)
       return rows.map((r) => shape(user, r, expand))
