@@ -103,9 +103,7 @@ export const afterRow = (table: string, alias = '') =>
 
 /**
  * A statement prepared when first used: those of pages found from an end only where a list is
- * read a page at a time, so a service that never pages holds no more statements than before. (Once,
- * in the full unit suite, the driver aborted a test process as a stopped service thread's
- * statements were let go: "PendingException" in its finalizer, 2026-11-30.)
+ * read a page at a time, so a service that never pages prepares no more statements than before.
  */
 export function onFirstUse<T>(make: () => T): () => T {
   let made: { value: T } | null = null
