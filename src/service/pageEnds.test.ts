@@ -67,6 +67,21 @@ function seed(table: 'agents' | 'tools', count: number): void {
   }
 }
 
+/** A new agent of the user's, through the service's connection; its id. */
+function agentOf(name: string): string {
+  const input = {
+    name,
+    type: 'REACT',
+    provider: 'p',
+    model: 'm',
+    hasMemory: false,
+    promptId: null,
+    documentId: null,
+    tagIds: []
+  }
+  return (JSON.parse(storage.agents.createJson(user, input, [])) as { id: string }).id
+}
+
 type Lister = { list(user: UserStrict, page: Page): unknown; pageEnds: PageEnds }
 
 /** The ids of a page, as the service sends it. */
@@ -116,20 +131,7 @@ describe('pages that begin where the page before them ended', () => {
     const first = ids(agents, { skip: 0, take: 10 })
     const followed = agents.pageEnds.followed
     // A new agent, through the service's connection: first in the list now.
-    agents.createJson(
-      user,
-      {
-        name: 'Newest',
-        type: 'REACT',
-        provider: 'p',
-        model: 'm',
-        hasMemory: false,
-        promptId: null,
-        documentId: null,
-        tagIds: []
-      },
-      []
-    )
+    agentOf('Newest')
     const now = ids(agents, { skip: 0, take: -1 })
     const second = ids(agents, { skip: 10, take: 10 })
     // OFFSET's page of the list as it is now: the first page's last agent again.
@@ -167,25 +169,6 @@ describe('pages that begin where the page before them ended', () => {
   })
 
   it("links, the user's and one agent's: each list's pages after the first found from their ends; a document deleted between two pages: OFFSET", () => {
-    const agentOf = (name: string) =>
-      (
-        JSON.parse(
-          storage.agents.createJson(
-            user,
-            {
-              name,
-              type: 'REACT',
-              provider: 'p',
-              model: 'm',
-              hasMemory: false,
-              promptId: null,
-              documentId: null,
-              tagIds: []
-            },
-            []
-          )
-        ) as { id: string }
-      ).id
     const [a, b] = [agentOf('A'), agentOf('B')]
     const links = storage.agentDocuments.links
     const documents: string[] = []
