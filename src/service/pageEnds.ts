@@ -42,17 +42,28 @@ export class PageEnds {
    * The `seq` of the row just before position `skip` of `owner`'s list, when a page ended there
    * and the list has not changed since; else null (find the page with OFFSET).
    */
-  before(owner: string, skip: number): number | null {
+  before(owner: string, skip: number, now = this.stamp()): number | null {
     if (skip <= 0) return null
     const key = `${owner}\n${skip}`
     const end = this.ends.get(key)
     if (!end) return null
-    if (end.at !== this.stamp()) {
+    if (end.at !== now) {
       this.ends.delete(key)
       return null
     }
     this.followed++
     return end.seq
+  }
+
+  /**
+   * A page of `owner`'s list from `skip`, about to be read: the list's state now (`at`, for `read`
+   * or `track`), and what finds the page, `{ after }` (the `seq` of the row an earlier page ended
+   * with: the statement that begins after it) or `{ skip }` (OFFSET).
+   */
+  begin(owner: string, skip: number): { at: string; start: { after: number } | { skip: number } } {
+    const at = this.stamp()
+    const after = this.before(owner, skip, at)
+    return { at, start: after === null ? { skip } : { after } }
   }
 
   /**

@@ -185,18 +185,16 @@ export function ownedTable<T, I>(
   const all = ['id', 'user_id', ...columns, ...stamps]
   const cols = all.join(', ')
   const updatable = codec.updatable ?? columns
+  // A page (`all`, then `seq`): `:skip` rows in, or after the row `:after` (pageEnds.ts). Read
+  // whole on `db`, or (a long one) as rows of values on `reads`.
+  const listSql = `SELECT ${cols}, seq FROM ${table} WHERE user_id = :uid ${NEWEST} LIMIT :take OFFSET :skip`
+  const listAfterSql = `SELECT ${cols}, seq FROM ${table} WHERE user_id = :uid AND ${afterRow(table)} ${NEWEST} LIMIT :take`
   const s = {
     insert: db.prepare(`INSERT INTO ${table} (${cols}) VALUES (${all.map(() => '?').join(', ')})`),
     get: db.prepare(`SELECT ${cols} FROM ${table} WHERE id = ? AND user_id = ?`),
     owned: db.prepare(`SELECT 1 FROM ${table} WHERE id = ? AND user_id = ?`),
-    list: db.prepare(
-      `SELECT ${cols}, seq FROM ${table} WHERE user_id = :uid ${NEWEST} LIMIT :take OFFSET :skip`
-    ),
-    listAfter: onFirstUse(() =>
-      db.prepare(
-        `SELECT ${cols}, seq FROM ${table} WHERE user_id = :uid AND ${afterRow(table)} ${NEWEST} LIMIT :take`
-      )
-    ),
+    list: db.prepare(listSql),
+    listAfter: onFirstUse(() => db.prepare(listAfterSql)),
     update:
       def.updatedAt === false
         ? null
@@ -205,9 +203,6 @@ export function ownedTable<T, I>(
           ),
     remove: db.prepare(`DELETE FROM ${table} WHERE id = ? AND user_id = ?`)
   }
-  // As rows of values (`all`, then `seq`).
-  const longList = `SELECT ${cols}, seq FROM ${table} WHERE user_id = :uid ${NEWEST} LIMIT :take OFFSET :skip`
-  const longListAfter = `SELECT ${cols}, seq FROM ${table} WHERE user_id = :uid AND ${afterRow(table)} ${NEWEST} LIMIT :take`
   // Where pages ended: the next one begins there (a user's deletion takes their rows along).
   const ends = new PageEnds(db, [table, 'users'])
   const ops: OwnedTable<T, I> = {
@@ -227,11 +222,11 @@ export function ownedTable<T, I>(
       return new Set(ids.filter((id) => s.owned.get(id, user.id) !== undefined))
     },
     list(user, page) {
-      const at = ends.stamp()
-      const after = ends.before(user.id, page.skip)
-      const params = { uid: user.id, take: page.take, ...(after === null ? { skip: page.skip } : { after }) }
+      const { at, start } = ends.begin(user.id, page.skip)
+      const after = 'after' in start
+      const params = { uid: user.id, take: page.take, ...start }
       if (sentAsRead(reads, page.take)) {
-        const rows = reads.rows(after === null ? longList : longListAfter, params)
+        const rows = reads.rows(after ? listAfterSql : listSql, params)
         return new JsonArrayParts(
           textParts(ends.track(rows, user.id, page.skip, page.take, at, all.length), (values) => {
             const r: Row = {}
@@ -240,7 +235,7 @@ export function ownedTable<T, I>(
           })
         )
       }
-      const rows = (after === null ? s.list : s.listAfter()).all(params) as Row[]
+      const rows = (after ? s.listAfter() : s.list).all(params) as Row[]
       ends.read(user.id, page.skip, page.take, rows.length, rows.at(-1)?.seq, at)
       return rows.map((r) => codec.decode(r, user))
     },

@@ -236,16 +236,11 @@ export function agentsStorage(db: Db, reads: LongReads | null = null) {
      * (reads.ts).
      */
     list(user: UserStrict, p: Page): RawJson | JsonArrayParts {
-      const at = ends.stamp()
-      const after = ends.before(user.id, p.skip)
-      const params = {
-        uid: user.id,
-        user: userJson(user),
-        take: p.take,
-        ...(after === null ? { skip: p.skip } : { after })
-      }
+      const { at, start } = ends.begin(user.id, p.skip)
+      const after = 'after' in start
+      const params = { uid: user.id, user: userJson(user), take: p.take, ...start }
       if (p.take >= 0 && p.take <= LONG_PAGE) {
-        const r = (after === null ? s.list : s.listAfter()).get(params) as Row | undefined
+        const r = (after ? s.listAfter() : s.list).get(params) as Row | undefined
         if (!r) return new RawJson('[]')
         ends.read(user.id, p.skip, p.take, Number(r.n), r.last, at)
         return new RawJson(str(r.j))
@@ -253,13 +248,12 @@ export function agentsStorage(db: Db, reads: LongReads | null = null) {
       const track = (rows: Iterable<unknown[]>) => ends.track(rows, user.id, p.skip, p.take, at, 1)
       if (sentAsRead(reads, p.take))
         return new JsonArrayParts(
-          textParts(
-            track(reads.rows(after === null ? AGENTS_ROWS_SQL : AGENTS_ROWS_AFTER_SQL, params)),
-            (r) => str(r[0])
+          textParts(track(reads.rows(after ? AGENTS_ROWS_AFTER_SQL : AGENTS_ROWS_SQL, params)), (r) =>
+            str(r[0])
           )
         )
       const texts: string[] = []
-      const rows = (after === null ? s.rows : s.rowsAfter()).iterate(params) as Iterable<unknown[]>
+      const rows = (after ? s.rowsAfter() : s.rows).iterate(params) as Iterable<unknown[]>
       for (const r of track(rows)) texts.push(str(r[0]))
       return new RawJson(`[${texts.join(',')}]`)
     },

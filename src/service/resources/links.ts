@@ -117,12 +117,9 @@ export function linkStorage(db: Db, k: LinkKind, ends: LinkEnds) {
     list(user: UserStrict, agentId: string | null, expand: boolean, p: Page): Record<string, unknown>[] {
       // The user's links, or one agent's: each list's pages end apart.
       const list = `${user.id}\n${agentId ?? ''}`
-      const at = pageEnds.stamp()
-      const after = pageEnds.before(list, p.skip)
-      const params = { uid: user.id, agent: agentId, take: p.take }
-      const rows = (
-        after === null ? s.list.all({ ...params, skip: p.skip }) : s.listAfter().all({ ...params, after })
-      ) as Row[]
+      const { at, start } = pageEnds.begin(list, p.skip)
+      const params = { uid: user.id, agent: agentId, take: p.take, ...start }
+      const rows = ('after' in start ? s.listAfter() : s.list).all(params) as Row[]
       pageEnds.read(list, p.skip, p.take, rows.length, rows.at(-1)?.seq, at)
       return rows.map((r) => shape(user, r, expand))
     },
