@@ -24,6 +24,7 @@ import { join } from 'node:path'
 import { openOfflineStore } from '../../src/main/offline/index'
 import Database from 'libsql'
 import { AnswerPieces } from '../../src/main/answerPieces'
+import { ListText } from '../../src/main/offline/listText'
 import type { IpcReply } from '../../src/shared/ipc'
 import { electronCalls } from './electronCalls'
 import { median, runAsScript, scaleRuns, type BenchRow } from './types'
@@ -73,14 +74,20 @@ export function fakeAgent(i: number, userId: string, tags: { id: string; name: s
  * of the same rows and a JSON.parse of each — what any cache of JSON rows has to do at least.
  */
 function floorRead(file: string, count: number): void {
+  const out = rawRows(file).map((text) => JSON.parse(text) as unknown)
+  if (out.length !== count) throw new Error(`floor read ${out.length} rows, expected ${count}`)
+}
+
+/** The floor's read: a new connection and one raw SELECT of the list's rows, as texts. */
+function rawRows(file: string): string[] {
   const db = new Database(file, { readonly: true })
   try {
-    const rows = db
-      .prepare("SELECT json FROM items WHERE resource = 'agents' ORDER BY seq")
-      .raw(true)
-      .all() as unknown[][]
-    const out = rows.map((r) => JSON.parse(r[0] as string) as unknown)
-    if (out.length !== count) throw new Error(`floor read ${out.length} rows, expected ${count}`)
+    return (
+      db
+        .prepare("SELECT json FROM items WHERE resource = 'agents' ORDER BY seq")
+        .raw(true)
+        .all() as unknown[][]
+    ).map((r) => r[0] as string)
   } finally {
     db.close()
   }
@@ -97,7 +104,7 @@ function floorRead(file: string, count: number): void {
  * and bring its result back); main's own part (open to the last piece sent) is reported apart.
  * With `getList`, the list as main read and sent it until 2026-11-29.
  */
-function appPage(file: string, how: 'text' | 'getList' = 'text') {
+function appPage(file: string, how: 'text' | 'getList' | 'hop' = 'text') {
   const owner = {}
   const pieces = new AnswerPieces()
   let mainMs = 0
@@ -112,6 +119,15 @@ function appPage(file: string, how: 'text' | 'getList' = 'text') {
     }
     if (channel !== 'agents.list') throw new Error(`no channel ${channel} here`)
     t0 = performance.now()
+    if (how === 'hop') {
+      // The floor's read, its rows then sent as a list held as text leaves main (answerPieces.ts).
+      const texts = rawRows(file)
+      mainMs = performance.now() - t0
+      return pieces.reply(
+        { data: new ListText(texts), source: 'cache', syncedAt: null, offline: false },
+        owner
+      )
+    }
     const store = openOfflineStore(file)
     if (how === 'getList') {
       // As until 2026-11-29: every row read and parsed on main at once, sent as objects.
@@ -164,6 +180,8 @@ interface ColdFigures {
   getList: number[]
   block: Blocked
   floor: number[]
+  /** The floor with the page's hop (`appPage`'s 'hop'), interleaved with `app` and `floor`. */
+  hop: number[]
   firstMs: number
   putMs: number
   reputMs: number
@@ -207,13 +225,16 @@ async function measureCold(count: number, runs: number): Promise<ColdFigures> {
     const openOnly: number[] = []
     const getList: number[] = []
     const floor: number[] = []
+    const hop: number[] = []
     let firstMs = NaN
     const gcMain = gcBetweenRuns()
     const page = appPage(file)
+    const hopPage = appPage(file, 'hop')
     // Both heaps collected between runs: the page's thread holds the list the run before left.
     const gc = async () => {
       gcMain()
       await page.collect()
+      await hopPage.collect()
     }
     try {
       for (let r = 0; r <= runs; r++) {
@@ -230,12 +251,18 @@ async function measureCold(count: number, runs: number): Promise<ColdFigures> {
         floorRead(file, count)
         if (r > 0) floor.push(performance.now() - f0)
         await gc()
+        const hopped = await hopPage.list()
+        if (hopped.length !== count)
+          throw new Error(`the hop gave ${hopped.length} agents, expected ${count}`)
+        if (r > 0) hop.push(hopped.ms)
+        await gc()
         const o0 = performance.now()
         openOfflineStore(file).close()
         if (r > 0) openOnly.push(performance.now() - o0)
       }
     } finally {
       await page.close()
+      await hopPage.close()
     }
     // Apart, after the timed runs: the list as main read and sent it before, and main's blocks
     // during its part now.
@@ -274,6 +301,7 @@ async function measureCold(count: number, runs: number): Promise<ColdFigures> {
       getList,
       block,
       floor,
+      hop,
       firstMs,
       putMs,
       reputMs,
@@ -298,6 +326,16 @@ const blockRow = (n: number, f: ColdFigures, id: string): BenchRow => ({
   note: blockNote(f.block)
 })
 
+/** The app's list over the floor with the page's hop (the same transport from the same raw read). */
+const overHop = (f: ColdFigures) => `${(median(f.app) / median(f.hop)).toFixed(2)}×`
+
+const hopRow = (f: ColdFigures): BenchRow => ({
+  name: "  the floor with the page's hop: the floor's SELECT on main, its rows sent as a list held as text and parsed on the page",
+  value: median(f.hop),
+  unit: 'ms',
+  note: `the app ${overHop(f)} of it; runs ${f.hop.map((x) => x.toFixed(0)).join('/')}`
+})
+
 export async function runCacheBench(options: CacheBenchOptions = {}): Promise<BenchRow[]> {
   const count = options.agents ?? 10_000
   const runs = options.runs ?? 7
@@ -314,6 +352,7 @@ export async function runCacheBench(options: CacheBenchOptions = {}): Promise<Be
       goal: GOAL,
       note: `floor: new connection + raw SELECT + JSON.parse of the same rows; runs ${f.app.map((x) => x.toFixed(0)).join('/')}`
     },
+    hopRow(f),
     { name: '  open + schema check + close of a cold store, alone', value: median(f.openOnly), unit: 'ms' },
     {
       name: '  of it main’s part: the store opened to the last piece sent (the list read as text, at the page’s pace)',
@@ -349,7 +388,7 @@ export async function runCacheBench(options: CacheBenchOptions = {}): Promise<Be
       unit: 'ms',
       floor: median(s.floor),
       goal: GOAL,
-      note: `median of ${s.app.length}; ${((median(s.app) / n) * 1000).toFixed(1)} µs per agent; main's read ${median(s.mainRead).toFixed(0)} ms; getList ${median(s.getList).toFixed(0)} ms; putList ${s.putMs.toFixed(0)} ms; ${s.sizeMb.toFixed(0)} MiB`
+      note: `median of ${s.app.length}; ${((median(s.app) / n) * 1000).toFixed(1)} µs per agent; the floor with the page's hop ${median(s.hop).toFixed(1)} ms (the app ${overHop(s)} of it); main's read ${median(s.mainRead).toFixed(0)} ms; getList ${median(s.getList).toFixed(0)} ms; putList ${s.putMs.toFixed(0)} ms; ${s.sizeMb.toFixed(0)} MiB`
     })
     rows.push(blockRow(n, s, `scale.cache.agents.block.${n}`))
   }
