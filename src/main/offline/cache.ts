@@ -51,7 +51,7 @@ export class SqliteCacheStore implements CacheStore {
     this.s = cacheStatements(db)
     this.memory = AnswerMemory.join(file, share)
     this.onDisk = share !== 'none'
-    this.reader = this.onDisk && file !== ':memory:' ? new ListReader(file) : null
+    this.reader = this.onDisk && file !== ':memory:' ? new ListReader(file, db) : null
   }
 
   /** When the store closes (before its connection does). */

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type TempStores, tempStores } from '../../../test/support/offlineStores'
 import { openOrRebuild } from './rebuild'
 import { SqliteCacheStore } from './cache'
-import { jsonStep } from './listRead'
+import { AT_ONCE, jsonStep } from './listRead'
 import { ComingListText, listValues } from './listText'
 import type { ListReadOptions, Resource } from './types'
 
@@ -23,6 +23,9 @@ const T2 = '2024-01-02T00:00:00.000Z'
 
 const agents = (n: number, from = 0, name = 'Agent') =>
   Array.from({ length: n }, (_, i) => ({ id: `a${from + i}`, name: `${name} ${from + i}`, type: 'REACT' }))
+
+/** A list read a step at a time whatever its length (listRead.ts' AT_ONCE: none read in one go). */
+const STEPS: ListReadOptions = { atOnce: 0 }
 
 /** Turns counted; `between(k)` runs at the k-th one (1-based), as a write between two steps would. */
 function turns(between: (k: number) => void = () => {}) {
@@ -65,6 +68,7 @@ describe('cache.listText', () => {
     cache.addToList('agents', '', 'x', 'start')
     const counter = turns()
     const got = await readWhole(cache as SqliteCacheStore, 'agents', '', {
+      ...STEPS,
       step: 100,
       countStep: 100,
       turn: counter.turn
@@ -89,7 +93,7 @@ describe('cache.listText', () => {
     const { cache } = t.open()
     const named = agents(250).map((a, i) => ({ ...a, name: `${a.name} — ${'é😀'.repeat(i % 3)}` }))
     cache.putList('agents', '', named, T1)
-    const got = await cache.listText('agents', '', { step: 100 })
+    const got = await cache.listText('agents', '', { ...STEPS, step: 100 })
     const list = got?.value
     if (!(list instanceof ComingListText)) throw new Error('expected a list still coming')
     await list.whole()
@@ -107,6 +111,7 @@ describe('cache.listText', () => {
     const held = new Promise<void>((resolve) => (release = resolve))
     let turned = 0
     const got = await cache.listText('agents', '', {
+      ...STEPS,
       step: 200,
       turn: async () => {
         if (++turned === 1) await held
@@ -130,7 +135,7 @@ describe('cache.listText', () => {
   it('by default reads a step a turn of the event loop: what waits for the list (its reply) goes first', async () => {
     const { cache } = t.open()
     cache.putList('agents', '', agents(500), T1)
-    const list = (await cache.listText('agents', '', { step: 200 }))?.value
+    const list = (await cache.listText('agents', '', { ...STEPS, step: 200 }))?.value
     if (!(list instanceof ComingListText)) throw new Error('expected a list still coming')
     // Whatever the promises still to settle, no step is read before the event loop's turn.
     for (let i = 0; i < 50; i++) await Promise.resolve()
@@ -173,12 +178,12 @@ describe('cache.listText', () => {
       }
     })
     const c = cache as SqliteCacheStore
-    const got = await readWhole(c, 'agents', '', { step: 100, turn: counter.turn })
+    const got = await readWhole(c, 'agents', '', { ...STEPS, step: 100, turn: counter.turn })
     expect(counter.count).toBe(10)
     expect(got?.syncedAt).toBe(T1)
     expect(got?.values).toEqual(first)
     // Read again, it is the list as written since.
-    const now = await readWhole(c, 'agents', '', { step: 100, turn: async () => {} })
+    const now = await readWhole(c, 'agents', '', { ...STEPS, step: 100, turn: async () => {} })
     expect(now?.syncedAt).toBe(T2)
     expect(now?.values).toEqual(cache.getList('agents', '')?.value)
     expect(now?.values[0]).toEqual({ id: 'y', name: 'Y', type: 'REACT' })
@@ -192,6 +197,7 @@ describe('cache.listText', () => {
     const order: string[] = []
     let tools: Promise<unknown> = Promise.resolve()
     const a = readWhole(c, 'agents', '', {
+      ...STEPS,
       step: 100,
       turn: async () => {
         order.push('agents step')
@@ -217,7 +223,7 @@ describe('cache.listText', () => {
     const c = store.cache as SqliteCacheStore
     c.putList('agents', '', agents(1_000), T1)
     c.putList('tools', '', [{ id: 't1', name: 'Search' }], T1)
-    const got = await c.listText('agents', '', { step: 100, turn: async () => {} })
+    const got = await c.listText('agents', '', { ...STEPS, step: 100, turn: async () => {} })
     const list = got?.value
     if (!(list instanceof ComingListText)) throw new Error('expected a list still coming')
     list.pace(200)
@@ -238,7 +244,7 @@ describe('cache.listText', () => {
     c.putList('agents', '', agents(1_000, 0, 'Again'), T2)
     expect(logFoldable()).toBe(true)
     // A list left waiting for its taker ends when the cache is cleared (answer_gone).
-    const again = (await c.listText('agents', '', { step: 100 }))?.value
+    const again = (await c.listText('agents', '', { ...STEPS, step: 100 }))?.value
     if (!(again instanceof ComingListText)) throw new Error('expected a list still coming')
     again.pace(100)
     await read()
@@ -255,7 +261,7 @@ describe('cache.listText', () => {
     const counter = turns((k) => {
       if (k === 2) cache.clear()
     })
-    const got = await cache.listText('agents', '', { step: 100, turn: counter.turn })
+    const got = await cache.listText('agents', '', { ...STEPS, step: 100, turn: counter.turn })
     await expect(listValues(got?.value ?? [])).rejects.toMatchObject({ code: 'answer_gone' })
     expect(await cache.listText('agents', '')).toBeNull()
     // Cleared while the list is counted: it is not there.
@@ -263,7 +269,7 @@ describe('cache.listText', () => {
     const counting = turns((k) => {
       if (k === 2) cache.clear()
     })
-    expect(await cache.listText('agents', '', { countStep: 100, turn: counting.turn })).toBeNull()
+    expect(await cache.listText('agents', '', { ...STEPS, countStep: 100, turn: counting.turn })).toBeNull()
     expect(counting.count).toBe(2)
     cache.putList('agents', '', agents(3), T2)
     expect((await readWhole(cache as SqliteCacheStore, 'agents', ''))?.values).toEqual(agents(3))
@@ -272,7 +278,11 @@ describe('cache.listText', () => {
   it('holds no snapshot once a read is done: the log is folded back whole', async () => {
     const store = t.open()
     store.cache.putList('agents', '', agents(2_000), T1)
-    await readWhole(store.cache as SqliteCacheStore, 'agents', '', { step: 100, turn: async () => {} })
+    await readWhole(store.cache as SqliteCacheStore, 'agents', '', {
+      ...STEPS,
+      step: 100,
+      turn: async () => {}
+    })
     store.cache.putList('agents', '', agents(2_000, 0, 'Again'), T2)
     // A reader still in a transaction would keep a TRUNCATE checkpoint from copying the log.
     expect(logFoldable()).toBe(true)
@@ -290,11 +300,53 @@ describe('cache.listText', () => {
   })
 })
 
+describe('a list of up to AT_ONCE members', () => {
+  it("is read in one go on the cache's own connection: all there when answered, no turn taken", async () => {
+    const { cache } = t.open()
+    const c = cache as SqliteCacheStore
+    const named = agents(AT_ONCE).map((a, i) => ({ ...a, name: `${a.name} — ${'é😀'.repeat(i % 3)}` }))
+    cache.putList('agents', '', named, T1)
+    const counter = turns()
+    const got = await c.listText('agents', '', { turn: counter.turn })
+    const list = got?.value
+    if (!(list instanceof ComingListText)) throw new Error('expected a list held as text')
+    expect(counter.count).toBe(0)
+    expect([list.length, list.ready]).toEqual([AT_ONCE, AT_ONCE])
+    // As SQLite joined the rows: no text made of one.
+    expect(list.held).toEqual({ texts: 0, bytes: AT_ONCE })
+    expect(got?.syncedAt).toBe(T1)
+    expect(await listValues(list)).toEqual(cache.getList('agents', '')?.value)
+    // Its transaction ended with it: the log folds back whole.
+    cache.putList('agents', '', agents(AT_ONCE, 0, 'Again'), T2)
+    expect(logFoldable()).toBe(true)
+  })
+
+  it('and a longer list a step at a time, as it stood when its read began', async () => {
+    const { cache } = t.open()
+    const c = cache as SqliteCacheStore
+    cache.putList('agents', '', agents(AT_ONCE + 1), T1)
+    const counter = turns((k) => {
+      if (k === 1) cache.putList('agents', '', agents(3, 0, 'New'), T2)
+    })
+    const got = await c.listText('agents', '', { turn: counter.turn })
+    const list = got?.value
+    if (!(list instanceof ComingListText)) throw new Error('expected a list still coming')
+    // Answered with its first steps read, the rest to come.
+    expect(list.length).toBe(AT_ONCE + 1)
+    expect(list.ready).toBeLessThan(AT_ONCE + 1)
+    expect(await listValues(list)).toEqual(agents(AT_ONCE + 1))
+    expect(counter.count).toBeGreaterThan(0)
+    // Three members now: read in one go.
+    expect((await readWhole(c, 'agents', '', { turn: counter.turn }))?.values).toEqual(agents(3, 0, 'New'))
+  })
+})
+
 describe('a list whose rows have all been read', () => {
   it('stays whole when its store closes before its read ends', async () => {
     const store = t.open()
     store.cache.putList('agents', '', agents(500), T1)
     const got = await store.cache.listText('agents', '', {
+      ...STEPS,
       step: 250,
       turn: () => new Promise((resolve) => setTimeout(resolve, 5))
     })

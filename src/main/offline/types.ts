@@ -56,6 +56,11 @@ export interface ListReadOptions {
   /** Members a step of the list's count passes. Default listRead.ts's COUNT_STEP. */
   countStep?: number
   /**
+   * A list of this many members or fewer is read in one go on the cache's own connection, not a
+   * step at a time on one of its own. Default listRead.ts's AT_ONCE; 0: every list in steps.
+   */
+  atOnce?: number
+  /**
    * Awaited between steps. Default: a turn of the event loop (nextTurn), so that a list's answer
    * leaves with its first step and each piece as it is read (answerPieces.ts).
    */
