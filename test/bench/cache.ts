@@ -12,7 +12,9 @@
  * thread's: the list a run left there was collected in the next one, 1.21–1.53× against
  * 1.17–1.32× in five runs of each at 1,000 agents) beside its floor, measured interleaved in the
  * same run: a new connection, one raw SELECT of the same rows and a JSON.parse of each (goal:
- * ≤ 1.2× the floor). Also the longest block of main's event loop while the page gets the list
+ * ≤ 1.2× the floor). Beside it since 2026-12-01, no goal: the floor with the page's hop (the same
+ * read, its rows sent to the page's thread as main sends a list held as text, parsed there), what
+ * the crossing to the page alone costs. Also the longest block of main's event loop while the page gets the list
  * (`cache.agents.cold.block`, goal ≤ 50 ms), the list as main read and sent it before (getList), the first open of the process,
  * the write side (putList of 10,000), single-item reads, and with `scale` the same figures at
  * other list sizes.
@@ -102,7 +104,8 @@ function rawRows(file: string): string[] {
  * asked for). Timed by the page, from its call to its answer (PageCalls.timed; until 2026-11-30
  * 18:00 UTC timed on main, with the bench's two messages that start the call on the page's thread
  * and bring its result back); main's own part (open to the last piece sent) is reported apart.
- * With `getList`, the list as main read and sent it until 2026-11-29.
+ * With `getList`, the list as main read and sent it until 2026-11-29; with `hop`, the floor with the
+ * page's hop (the floor's read, its rows then answered as a list held as text).
  */
 function appPage(file: string, how: 'text' | 'getList' | 'hop' = 'text') {
   const owner = {}
