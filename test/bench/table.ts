@@ -34,7 +34,7 @@ export function benchTable(files: BenchFile[]): string {
   const ids: string[] = []
   for (const f of files) for (const fig of f.figures) if (!ids.includes(fig.id)) ids.push(fig.id)
   const lines = [
-    `Measured ${files.map((f) => `${f.date.slice(0, 16).replace('T', ' ')} UTC`).join(' and ')}; ` +
+    `Measured ${new Intl.ListFormat('en', { type: 'conjunction' }).format(files.map((f) => `${f.date.slice(0, 16).replace('T', ' ')} UTC`))}; ` +
       `${files[0]?.cpus ?? ''}, ${files[0]?.memoryGiB ?? '?'} GiB, ${files[0]?.platform ?? ''}, Node ${files[0]?.node ?? ''}.`,
     '',
     '| id | value | floor | ratio | goal |',
