@@ -108,6 +108,31 @@ export function jsonStep(row: unknown[]): { n: number; last: number | null; json
 
 type Connection = { db: Db; s: ReturnType<typeof statements> }
 
+/**
+ * The `size` members after position `last` (null: from the first) read into `list`, as SQLite joins
+ * them; their count and the last one's position.
+ */
+function readStep(
+  s: Connection['s'],
+  list: ComingListText<unknown>,
+  resource: Resource,
+  key: string,
+  last: number | null,
+  size: number
+): { n: number; last: number | null } {
+  const args = last === null ? [resource, key, size] : [resource, key, last, size]
+  const step = jsonStep((last === null ? s.firstJson : s.afterJson).get(...args) as unknown[])
+  if (step) {
+    if (step.json) list.addJson(step.json)
+    return step
+  }
+  // Not as SQLite joins a step (not seen): its rows one by one, as text.
+  const rows = (last === null ? s.first : s.after).all(...args) as unknown[][]
+  list.add(rows.map((row) => String(row[1])))
+  const end = rows[rows.length - 1]
+  return { n: rows.length, last: end ? Number(end[0]) : null }
+}
+
 export class ListReader {
   private readonly idle: Connection[] = []
   /** Connections of the reads on their way, and their lists (once counted). */
@@ -188,10 +213,7 @@ export class ListReader {
       const n = Number((s.countUpTo.get(resource, key, max + 1) as unknown[])[0])
       if (n > max) return undefined
       const list = new ComingListText<T>(n)
-      const step = jsonStep(s.firstJson.get(resource, key, n) as unknown[])
-      if (step?.json) list.addJson(step.json)
-      // Not as SQLite joins a step (not seen): its rows one by one, as text.
-      else if (!step) list.add((s.first.all(resource, key, n) as unknown[][]).map((row) => String(row[1])))
+      readStep(s, list, resource, key, null, n)
       list.end()
       return { value: list, syncedAt: (head[0] as string | null) ?? null }
     })()
@@ -250,15 +272,7 @@ export class ListReader {
     const { s } = c
     try {
       for (let last: number | null = null; ;) {
-        const args = last === null ? [resource, key, size] : [resource, key, last, size]
-        let step = jsonStep((last === null ? s.firstJson : s.afterJson).get(...args) as unknown[])
-        if (!step) {
-          // Not as SQLite joins a step (not seen): its rows one by one, as text.
-          const rows = (last === null ? s.first : s.after).all(...args) as unknown[][]
-          list.add(rows.map((row) => String(row[1])))
-          const end = rows[rows.length - 1]
-          step = { n: rows.length, last: end ? Number(end[0]) : null }
-        } else if (step.json) list.addJson(step.json)
+        const step = readStep(s, list, resource, key, last, size)
         if (step.n < size || step.last === null) return list.end()
         last = step.last
         await turn()
