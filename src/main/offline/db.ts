@@ -133,6 +133,8 @@ const ITEM_SEQ = `
       WHERE resource = NEW.resource AND scope = NEW.scope AND position = NEW.position;
   END;
 `
+/** What ITEM_SEQ creates, by name: an open runs it only where one is missing. */
+const ITEM_SEQ_NAMES = ['list_items_unlinked', 'items_relink', 'list_items_relink']
 /**
  * Whether a member lacks its item row. Through the partial index by name: SQLite's planner scans
  * the whole table for this query otherwise (~20 ms on main at each open of a cache holding
@@ -190,20 +192,66 @@ export function writeTransaction<T>(db: Db, fn: () => T): T {
 export const BUSY_TIMEOUT_MS = 3000
 
 function applyPragmas(db: Db): void {
-  db.exec('PRAGMA journal_mode = WAL')
-  // NORMAL in WAL mode: a commit survives an app crash; only an OS crash/power cut can lose the
-  // last commits. Outbox writes switch to FULL around their own transaction (see outbox.ts).
-  db.exec('PRAGMA synchronous = NORMAL')
-  // The log is copied back into the file (a checkpoint) in the commit that takes it past this many
-  // pages, and that commit holds main meanwhile: with SQLite's 1,000 pages (~4 MB), the steps of a
-  // long list's write (listWrite.ts) that checkpointed took ~50 ms against ~20 ms for the others;
-  // with 250 pages, none took more than ~26 ms. A long write checkpoints on a thread (checkpoints.ts).
-  db.exec(`PRAGMA wal_autocheckpoint = ${WAL_AUTOCHECKPOINT}`)
-  // A log grown by a long write is cut back to this when it starts afresh.
-  db.exec(`PRAGMA journal_size_limit = ${WAL_CAP_BYTES}`)
-  db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
-  // Deleted rows (sign-out with "clear cache", removed items) are overwritten, not left in free pages.
-  db.exec('PRAGMA secure_delete = ON')
+  // One call for all: each call crosses into the driver and prepares its statements apart.
+  db.exec(
+    [
+      'PRAGMA journal_mode = WAL',
+      // NORMAL in WAL mode: a commit survives an app crash; only an OS crash/power cut can lose the
+      // last commits. Outbox writes switch to FULL around their own transaction (see outbox.ts).
+      'PRAGMA synchronous = NORMAL',
+      // The log is copied back into the file (a checkpoint) in the commit that takes it past this
+      // many pages, and that commit holds main meanwhile: with SQLite's 1,000 pages (~4 MB), the
+      // steps of a long list's write (listWrite.ts) that checkpointed took ~50 ms against ~20 ms
+      // for the others; with 250 pages, none took more than ~26 ms. A long write checkpoints on a
+      // thread (checkpoints.ts).
+      `PRAGMA wal_autocheckpoint = ${WAL_AUTOCHECKPOINT}`,
+      // A log grown by a long write is cut back to this when it starts afresh.
+      `PRAGMA journal_size_limit = ${WAL_CAP_BYTES}`,
+      `PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`,
+      // Deleted rows (sign-out with "clear cache", removed items) are overwritten, not left in free pages.
+      'PRAGMA secure_delete = ON'
+    ].join(';')
+  )
+}
+
+/** A file's schema as its open reads it: its version, and the names of its tables, indexes and triggers. */
+interface Schema {
+  version: number
+  tables: string[]
+  /** Names of its indexes and triggers. */
+  others: Set<string>
+}
+
+function schemaOf(db: Db): Schema {
+  const rows = db.prepare('SELECT type, name FROM sqlite_master').raw(true).all() as [string, string][]
+  return {
+    version: Number(scalar(db, 'PRAGMA user_version')),
+    tables: rows.filter(([type]) => type === 'table').map(([, name]) => name),
+    others: new Set(rows.filter(([type]) => type !== 'table').map(([, name]) => name))
+  }
+}
+
+/** Columns added after version 1 shipped, by table: each NULL in older rows. */
+const ADDED_COLUMNS: [table: string, column: string, type: string][] = [
+  // The replay state of an entry (outbox.ts).
+  ['outbox', 'extra', 'TEXT'],
+  // The key of a list's membership (cache.ts), NULL (the scope) for old lists.
+  ['lists', 'members', 'TEXT'],
+  // Each member's item row (see ITEM_SEQ), filled in by linkMembers.
+  ['list_items', 'item_seq', 'INTEGER']
+]
+
+/**
+ * Whether every column added since version 1 is there: one statement naming them all prepares.
+ * (On the way of every cold list: a PRAGMA table_info for each table took ~3× as long.)
+ */
+function hasAddedColumns(db: Db): boolean {
+  try {
+    db.prepare(`SELECT ${ADDED_COLUMNS.map(([t, c]) => `(SELECT ${c} FROM ${t})`).join(', ')}`)
+    return true
+  } catch {
+    return false
+  }
 }
 
 /** Opens and checks one file; throws (after closing) on corruption or a schema mismatch. */
@@ -212,32 +260,25 @@ export function openChecked(file: string): Db {
   const db = new Database(file)
   try {
     applyPragmas(db)
-    const version = Number(scalar(db, 'PRAGMA user_version'))
-    const names = (
-      db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").raw(true).all() as unknown[][]
-    ).map((r) => String(r[0]))
-    if (version === 0) {
-      if (names.some((n) => !n.startsWith('sqlite_')))
+    let schema = schemaOf(db)
+    if (schema.version === 0) {
+      if (schema.tables.some((n) => !n.startsWith('sqlite_')))
         throw new SchemaMismatch('Not an Agent Desk cache file')
       writeTransaction(db, () => {
         db.exec(SCHEMA)
         db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`)
       })
-    } else if (version !== SCHEMA_VERSION) {
-      throw new SchemaMismatch(`Cache schema version ${version}, expected ${SCHEMA_VERSION}`)
-    } else if (TABLES.some((t) => !names.includes(t))) {
+      schema = { version: SCHEMA_VERSION, tables: TABLES, others: new Set() }
+    } else if (schema.version !== SCHEMA_VERSION) {
+      throw new SchemaMismatch(`Cache schema version ${schema.version}, expected ${SCHEMA_VERSION}`)
+    } else if (TABLES.some((t) => !schema.tables.includes(t))) {
       throw new SchemaMismatch('Cache file is missing tables')
-    } else {
-      // Added after version 1 shipped: the replay state of an entry (outbox.ts), NULL for old rows.
-      if (!columnsOf(db, 'outbox').has('extra')) db.exec('ALTER TABLE outbox ADD COLUMN extra TEXT')
-      // Added later: the key of a list's membership (cache.ts), NULL (the scope) for old lists.
-      if (!columnsOf(db, 'lists').has('members')) db.exec('ALTER TABLE lists ADD COLUMN members TEXT')
-      // Added later: each member's item row (see ITEM_SEQ), filled in below.
-      if (!columnsOf(db, 'list_items').has('item_seq'))
-        db.exec('ALTER TABLE list_items ADD COLUMN item_seq INTEGER')
+    } else if (!hasAddedColumns(db)) {
+      for (const [table, column, type] of ADDED_COLUMNS)
+        if (!columnsOf(db, table).has(column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`)
     }
-    db.exec(DRAFTS_TABLE)
-    linkMembers(db)
+    if (!schema.tables.includes('drafts')) db.exec(DRAFTS_TABLE)
+    linkMembers(db, schema)
     return db
   } catch (e) {
     try {
@@ -254,9 +295,9 @@ export function openChecked(file: string): Db {
  * link. These read past the schema page; a file damaged there is found, as before, by the first
  * read that meets the damage (a cache miss, then a rebuild), not here.
  */
-function linkMembers(db: Db): void {
+function linkMembers(db: Db, schema: Schema): void {
   try {
-    db.exec(ITEM_SEQ)
+    if (ITEM_SEQ_NAMES.some((name) => !schema.others.has(name))) db.exec(ITEM_SEQ)
     if (scalar(db, ANY_UNLINKED) !== undefined) db.exec(LINK_UNLINKED)
   } catch {
     // See above.

@@ -156,6 +156,49 @@ describe('openOfflineStore', () => {
   })
 })
 
+describe('an open of a file made by an older version', () => {
+  /** The file's columns of `table`, and the names of its indexes and triggers. */
+  const schemaOf = (file: string) => {
+    const db = new Database(file, { readonly: true })
+    try {
+      const columns = (table: string) =>
+        (db.prepare(`SELECT name FROM pragma_table_info('${table}')`).raw(true).all() as string[][]).map(
+          (r) => r[0]
+        )
+      const others = (
+        db.prepare("SELECT name FROM sqlite_master WHERE type <> 'table'").raw(true).all() as string[][]
+      )
+        .map((r) => r[0])
+        .sort()
+      return { outbox: columns('outbox'), lists: columns('lists'), listItems: columns('list_items'), others }
+    } finally {
+      db.close()
+    }
+  }
+
+  it.each([
+    ['the replay state of queued edits', 'ALTER TABLE outbox DROP COLUMN extra'],
+    ['the key of a list’s membership', 'ALTER TABLE lists DROP COLUMN members'],
+    ['a trigger that relinks members', 'DROP TRIGGER items_relink'],
+    ['the index of unlinked members', 'DROP INDEX list_items_unlinked']
+  ])('lacking only %s gets it back, its cache kept', (_, change) => {
+    const a = t.open()
+    a.cache.putItem('tools', { id: 't1', name: 'Cached' }, null)
+    a.close()
+    const whole = schemaOf(t.file)
+    const raw = new Database(t.file)
+    raw.exec(change)
+    raw.close()
+    expect(schemaOf(t.file)).not.toEqual(whole)
+
+    const b = t.open()
+    expect(b.rebuilt).toBe(false)
+    expect(b.cache.getItem('tools', 't1')?.value).toEqual({ id: 't1', name: 'Cached' })
+    b.close()
+    expect(schemaOf(t.file)).toEqual(whole)
+  })
+})
+
 describe('the cache statements', () => {
   it('are prepared each when first used, once (SQLite lists those a connection holds)', () => {
     const db = openChecked(join(t.dir, 'statements.sqlite'))
