@@ -143,7 +143,9 @@ function appPage(file: string, how: 'text' | 'getList' | 'hop' = 'text') {
     // Answered once its count is read; its rows keep coming, read at the page's pace.
     ending = () => {
       mainMs = performance.now() - t0
-      store.close()
+      // Once the reply is on its way: the app keeps its store open, and a close (its checkpoint)
+      // is no part of answering a list.
+      setImmediate(() => store.close())
     }
     const read = {
       data: list?.value ?? [],
