@@ -66,6 +66,22 @@ describe('ComingListText of JSON bytes', () => {
     expect(parts.join('')).toContain('Agent 79 — é😀')
   })
 
+  it('leaves a run’s bytes as they were once its parts are made, so parts made again are the same', () => {
+    const run = step(0, 30)
+    const before = Buffer.from(run.bytes)
+    const list = new ComingListText(30)
+    list.addJson(run)
+    list.end()
+    // Parts that start and end inside the run, at its start and at its end.
+    const parts = list.jsonParts(0, 30, 100)
+    expect(parts.length).toBeGreaterThan(3)
+    expect(run.bytes.equals(before)).toBe(true)
+    expect(isJsonBytes(run.bytes, run.lengths)).toBe(true)
+    expect(list.jsonParts(0, 30, 100)).toEqual(parts)
+    expect(partsItems(list.jsonParts(7, 23, 100))).toEqual(items(7, 23))
+    expect(run.bytes.equals(before)).toBe(true)
+  })
+
   it('lets go of runs sent whole; a run of texts that grows after is let go too', () => {
     const list = new ComingListText(12)
     list.addJson(step(0, 3))
