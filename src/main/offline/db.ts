@@ -146,8 +146,8 @@ const ITEM_SEQ = `
       WHERE resource = NEW.resource AND scope = NEW.scope AND position = NEW.position;
   END;
 `
-/** What ITEM_SEQ creates, by name: an open runs it only where one is missing. */
-const ITEM_SEQ_NAMES = ['list_items_unlinked', 'items_relink', 'list_items_relink']
+/** What ITEM_SEQ creates, by name (read from it): an open runs it only where one is missing. */
+const ITEM_SEQ_NAMES = [...ITEM_SEQ.matchAll(/IF NOT EXISTS (\w+)/g)].map((m) => m[1] as string)
 /**
  * Whether a member lacks its item row. Through the partial index by name: SQLite's planner scans
  * the whole table for this query otherwise (~20 ms on main at each open of a cache holding
